@@ -1,0 +1,62 @@
+"""`meeple explain`: what a ruleset contains, with its rulebook citations."""
+from __future__ import annotations
+
+from rich.table import Table
+
+from .render import console, label
+
+
+def _flow_lines(nodes, depth=0):
+    for n in nodes:
+        pad = "  " * depth
+        head = n.kind
+        if n.kind == "phase":
+            head = f"phase {n.args.get('name')}"
+        elif n.kind in ("choose", "simultaneous", "respond"):
+            head = f"{n.kind}: {', '.join(a for a, _ in n.args.get('actions', []) if a)}"
+        elif n.kind in ("for", "turns"):
+            head = f"{n.kind} ({n.args.get('var')})"
+        cite = f"  [dim](rule {n.rule})[/]" if n.rule else ""
+        lbl = f" [{n.label}]" if n.label and n.kind != "phase" else ""
+        yield f"{pad}{head}{lbl.replace('[', chr(92) + '[')}{cite}  [dim]{n.span}[/]"
+        yield from _flow_lines(n.body, depth + 1)
+        if n.orelse:
+            yield f"{pad}else"
+            yield from _flow_lines(n.orelse, depth + 1)
+
+
+def print_explanation(rules, lang=None):
+    rs = rules.ruleset
+    g = rs.game
+    console.print(f"[bold]{g.title}[/] ({g.name}), {g.min_players}-{g.max_players} players")
+    if g.rulebook.title:
+        console.print(f"transcribes: {g.rulebook.title}" +
+                      (f", {g.rulebook.edition}" if g.rulebook.edition else "") +
+                      (f" [{g.rulebook.language}]" if g.rulebook.language else ""))
+    console.print("\n[bold]flow[/]")
+    for line in _flow_lines(rs.flow, 1):
+        console.print(line)
+    t = Table("action", "parameters", "requirements", "rule", title="actions")
+    for name, a in rs.actions.items():
+        t.add_row(label(_G(rules), name, lang),
+                  ", ".join(p for p, _, _ in a.params),
+                  "\n".join(f"{c.reason}" + (f" ({c.rule})" if c.rule else "") for c in a.require),
+                  a.rule or "")
+    console.print(t)
+    if rs.triggers:
+        t = Table("trigger", "on", "rule", title="triggers")
+        for name, tr in rs.triggers.items():
+            t.add_row(name, tr.on or "condition", tr.rule or "")
+        console.print(t)
+    if rs.end:
+        console.print("[bold]the game ends[/]")
+        for e in rs.end:
+            console.print(f"  {e.reason or 'when its condition holds'} (after: {e.after})" +
+                          (f" [dim](rule {e.rule})[/]" if e.rule else ""))
+
+
+class _G:
+    """label() looks labels up through game.rules; a Rules alone is enough."""
+
+    def __init__(self, rules):
+        self.rules = rules

@@ -1,0 +1,235 @@
+"""`meeple`: the command line.  Each subcommand is one stage of the pipeline.
+
+Bad input (a broken ruleset, a corrupt save, an unknown game) is reported on
+stderr with exit code 2; no traceback reaches the user.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from meeple.dsl.diagnostics import RulesetError
+from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
+from meeple.interpreter.saves import CorruptFile
+
+from .render import console, error_console, fail, print_diagnostics
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="meeple: board games written as data, and one interpreter that runs them.")
+
+
+def _game(name: str, players: Optional[int], options: Optional[List[str]] = None):
+    opts = {}
+    for o in options or []:
+        key, eq, value = o.partition("=")
+        if not eq:
+            fail(f"option '{o}' must be written name=value")
+        opts[key] = _parse_value(value)
+    try:
+        return load_game(name, players, opts)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _parse_value(text: str):
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+@app.command()
+def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or folders")):
+    """Check rulesets; exit 0 when clean, 2 with diagnostics."""
+    from meeple.dsl.load import check_ruleset, read_ruleset
+    from meeple.interpreter.loading import find_ruleset
+    from meeple.interpreter.setup_check import check_setup
+    bad = False
+    for path in paths:
+        try:
+            path = find_ruleset(path)
+        except FileNotFoundError as exc:
+            error_console.print(f"error: {exc}")
+            bad = True
+            continue
+        rs, diags = read_ruleset(path)
+        if rs is not None:
+            diags += check_ruleset(rs)
+        if not any(d.severity == "error" for d in diags) and rs is not None:
+            diags += check_setup(rs)
+        diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+        print_diagnostics(diags)
+        errors = sum(1 for d in diags if d.severity == "error")
+        warnings = len(diags) - errors
+        if errors:
+            bad = True
+            error_console.print(f"{path}: {errors} error(s), {warnings} warning(s)")
+        else:
+            console.print(f"{path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
+    raise typer.Exit(2 if bad else 0)
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+         players: Optional[int] = typer.Option(None, "--players", "-p"),
+         seed: int = typer.Option(0, "--seed", "-s", help="seed of the game's chance"),
+         bots: str = typer.Option("", "--bots", "-b", help="seats played by random bots: 'all' or e.g. '1,2'"),
+         lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
+         load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
+         log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
+         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
+         max_moves: Optional[int] = typer.Option(None, "--max-moves")):
+    """Play a game in the terminal, hot-seat and/or against random bots."""
+    from meeple.interpreter.saves import load_state
+    from .play import run_play
+    g = _game(game, players, option)
+    seats = set(range(g.player_count)) if bots == "all" else \
+        {int(x) for x in bots.split(",") if x.strip().isdigit()}
+    state = load_state(g, load) if load else g.new_state(seed)
+    console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players · seed {seed}")
+    run_play(g, state, seed, seats, lang, str(log) if log else None, bot_seed=seed, max_moves=max_moves)
+
+
+@app.command()
+def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, "--seed", "-s"),
+         players: Optional[int] = typer.Option(None, "--players", "-p")):
+    """Watch a full game between random bots, turn by turn."""
+    from .play import run_play
+    g = _game(game, players)
+    console.print(f"[bold]{g.rules.ruleset.game.title}[/]: {g.player_count} random bots, seed {seed}")
+    state, _ = run_play(g, g.new_state(seed), seed, set(range(g.player_count)), None, None, bot_seed=seed)
+    from .render import show_view
+    show_view(g, g.view(state, 0), title="final position, as player 0 sees it")
+
+
+@app.command()
+def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
+             players: Optional[int] = typer.Option(None, "--players", "-p"),
+             seed: int = typer.Option(0, "--seed", "-s"),
+             as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
+             max_moves: int = typer.Option(10_000, "--max-moves", help="stop a game that runs longer"),
+             option: Optional[List[str]] = typer.Option(None, "--option", "-o")):
+    """Play N games between random bots and summarise lengths, wins and scores."""
+    from .simulate import print_summary, run_simulation
+    g = _game(game, players, option)
+    summary = run_simulation(g, games, seed, max_moves, progress=not as_json)
+    if as_json:
+        console.print_json(json.dumps(summary))
+    else:
+        print_summary(summary)
+
+
+@app.command()
+def replay(log: Path):
+    """Replay a log; exit 0 if it reproduces, 1 if it diverges."""
+    from meeple.interpreter.saves import read_log, replay as do_replay
+    data = read_log(log)
+    g = _game(data.ruleset, data.players, [f"{k}={v}" for k, v in data.options.items()])
+    result = do_replay(g, data)
+    if not result.hash_matches:
+        error_console.print("[yellow]warning:[/] the ruleset changed since this log was written")
+    if result.diverged_at is not None:
+        error_console.print(f"diverged at move {result.diverged_at}: {result.reason}")
+        raise typer.Exit(1)
+    if result.final_matches is False:
+        error_console.print("all moves replayed, but the final state differs from the one recorded")
+        raise typer.Exit(1)
+    console.print(f"replayed {result.moves_applied} moves" +
+                  (", final state identical" if result.final_matches else ""))
+    if g.is_terminal(result.state):
+        from .play import show_result
+        show_result(g, result.state)
+
+
+@app.command()
+def explain(game: str, lang: Optional[str] = typer.Option(None, "--lang")):
+    """Show a ruleset's phases and actions with their rulebook citations."""
+    from .explain import print_explanation
+    print_explanation(load_rules(game), lang)
+
+
+@app.command("test")
+def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or folders")):
+    """Run scenario files; exit 0 if all pass, 1 otherwise."""
+    from meeple.interpreter.scenario import ScenarioFileError, load_scenarios, run_scenario
+    files = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(p.rglob("*.yaml"))
+        elif p.exists():
+            files.append(p)
+        else:
+            fail(f"no such file or folder: {p}")
+    passed = failed = 0
+    for f in files:
+        try:
+            scenarios = load_scenarios(f)
+        except ScenarioFileError as exc:
+            print_diagnostics(exc.diagnostics)
+            failed += 1
+            continue
+        for sc in scenarios:
+            res = run_scenario(sc)
+            if res.passed:
+                passed += 1
+                console.print(f"[green]PASS[/] {f}: {sc.name}")
+            else:
+                failed += 1
+                console.print(f"[red]FAIL[/] {f}: {sc.name}")
+                print_diagnostics(res.failures)
+    console.print(f"{passed} passed, {failed} failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def graph(game: str, flow: bool = typer.Option(True, "--flow", help="export the flow graph"),
+          fmt: str = typer.Option("dot", "--format", "-f", help="dot, graphml or json"),
+          output: Optional[Path] = typer.Option(None, "--output", "-o")):
+    """Export the game's flow graph (its control points and transitions)."""
+    from .graphs import export_flow
+    text = export_flow(load_rules(game), fmt)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"written {output}")
+    else:
+        print(text)
+
+
+@app.command()
+def bench(games: List[str] = typer.Argument(None), seconds: float = typer.Option(3.0, "--seconds"),
+          as_json: bool = typer.Option(False, "--json")):
+    """Playouts/s and moves/s of the interpreter next to hand-written baselines."""
+    from meeple.benchmarks.playouts import run_bench
+    run_bench(games or ["tic-tac-toe", "connect-four"], seconds, as_json)
+
+
+@app.command("list")
+def list_cmd():
+    """List the shipped rulesets."""
+    for name in list_rulesets():
+        console.print(name)
+
+
+def main():
+    try:
+        app()
+    except RulesetError as exc:
+        print_diagnostics(exc.diagnostics)
+        n = len(exc.errors)
+        error_console.print(f"{n} error(s)")
+        raise SystemExit(2)
+    except (FileNotFoundError, CorruptFile) as exc:
+        fail(str(exc))
+    except RuleError as exc:
+        fail(f"the ruleset failed while running: {exc}")
+    except KeyboardInterrupt:
+        raise SystemExit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""How the CLI shows things to people: diagnostics, a player's view, moves.
+
+stdout carries data and the game; stderr carries diagnostics and errors.
+"""
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+from rich.console import Console
+from rich.table import Table
+
+console = Console(highlight=False)
+error_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    error_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise SystemExit(code)
+
+
+def print_diagnostics(diagnostics) -> None:
+    for d in diagnostics:
+        colour = "red" if d.severity == "error" else "yellow"
+        text = d.render()
+        head, _, rest = text.partition("\n")
+        error_console.print(f"[{colour}]{_escape(head)}[/]", soft_wrap=True)
+        if rest:
+            error_console.print(rest, soft_wrap=True, markup=False)
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def label(game, name: str, lang: str | None) -> str:
+    if lang:
+        table = game.rules.ruleset.game.labels.get(lang, {})
+        if name in table:
+            return table[name]
+    return name
+
+
+def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
+    """Print one player's view: variables, zones and whose turn it is."""
+    if title:
+        console.print(f"[bold]{_escape(title)}[/]")
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold cyan")
+    table.add_column()
+    if view.get("phase"):
+        table.add_row("phase", label(game, view["phase"], lang))
+    board = _board_picture(game, view)
+    for name, value in view["vars"].items():
+        if board and name == board[1]:
+            continue
+        table.add_row(label(game, name, lang), _short(value))
+    for name, value in view["zones"].items():
+        table.add_row(label(game, name, lang), _short(value))
+    for name, value in view.get("locals", {}).items():
+        table.add_row(name, _short(value))
+    console.print(table)
+    if board:
+        console.print(board[0])
+    for line in view.get("log", [])[-3:]:
+        console.print(f"  [dim]{_escape(line)}[/]")
+
+
+def _board_picture(game, view):
+    """A grid board whose nodes carry row/col and one str variable per node is drawn as a grid."""
+    for bname, g in game.boards.items():
+        if not all("row" in d and "col" in d for _, d in g.nodes(data=True)) or not g.nodes:
+            continue
+        nodes = set(g.nodes)
+        for vname, decl in game.rules.variables.items():
+            value = view["vars"].get(vname)
+            if isinstance(value, dict) and "$map" in value and set(value["$map"]) == nodes:
+                cells = value["$map"]
+                rows = max(d["row"] for _, d in g.nodes(data=True)) + 1
+                cols = max(d["col"] for _, d in g.nodes(data=True)) + 1
+                by_pos = {(d["row"], d["col"]): n for n, d in g.nodes(data=True)}
+                lines = []
+                for r in reversed(range(rows)):
+                    cells_text = []
+                    for c in range(cols):
+                        v = cells.get(by_pos.get((r, c)), "")
+                        cells_text.append(str(v) if v not in ("", None) else ".")
+                    lines.append(f"{r + 1:>2} " + " ".join(cells_text))
+                lines.append("   " + " ".join(chr(ord('a') + c) for c in range(cols)))
+                return "\n".join(lines), vname
+    return None
+
+
+def _short(value) -> str:
+    text = _plain_text(value)
+    return text if len(text) < 200 else text[:197] + "..."
+
+
+def _plain_text(value) -> str:
+    if isinstance(value, dict):
+        if "$map" in value:
+            return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value["$map"].items()) + "}"
+        if "$item" in value:
+            return value["$item"]
+        if "$pairs" in value:
+            return "{" + ", ".join(f"{_plain_text(k)}: {_plain_text(v)}" for k, v in value["$pairs"]) + "}"
+        return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain_text(v) for v in value) + "]"
+    if value is None:
+        return "?"
+    return str(value)
+
+
+def show_moves(game, moves, lang: str | None = None) -> None:
+    for i, m in enumerate(moves, 1):
+        name = label(game, m.action, lang)
+        text = str(m) if name == m.action else f"{name}: {m}"
+        console.print(f"  [bold]{i:>3}[/]  {_escape(text)}")
+
+
+def is_tty() -> bool:
+    return sys.stdin.isatty()

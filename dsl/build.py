@@ -1,0 +1,352 @@
+"""Located YAML -> Ruleset records.  Reports structure problems; never raises."""
+from __future__ import annotations
+
+import itertools
+
+from .build_flow import build_effects, build_flow, rule_of
+from .build_support import Reader
+from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
+                    OptionDecl, Rulebook, Scoring, TriggerDecl, VarDecl, ZoneDecl)
+from .source import LDict, Span, span_of
+from .types import ANY, INT, parse_type_name
+
+SECTIONS = ("game", "components", "variables", "zones", "boards", "define", "setup", "flow",
+            "actions", "triggers", "end", "scoring")
+SINGLE_SECTIONS = ("game", "flow", "scoring")
+
+
+def build_game(r: Reader, value, span: Span) -> GameInfo | None:
+    node = r.mapping(value, "the game section",
+                     {"name", "title", "players", "rulebook", "options", "labels", "description"},
+                     required={"name", "players"}, parent_span=span)
+    if node is None:
+        return None
+    players = node.get("players")
+    lo = hi = None
+    if isinstance(players, int) and not isinstance(players, bool):
+        lo = hi = int(players)
+    elif isinstance(players, dict):
+        r.mapping(players, "players", {"min", "max"}, required={"min", "max"})
+        lo, hi = r.integer(players.get("min"), "players.min"), r.integer(players.get("max"), "players.max")
+    elif isinstance(players, str) and "-" in players:
+        a, _, b = players.partition("-")
+        if a.strip().isdigit() and b.strip().isdigit():
+            lo, hi = int(a), int(b)
+    if players is not None and (lo is None or hi is None or lo < 1 or hi < lo):
+        r.error("S107", "players must be a number, a range such as '3-5', or {min, max} with 1 <= min <= max",
+                span_of(players, node.span))
+        lo, hi = lo or 1, hi or 1
+    book = Rulebook()
+    if "rulebook" in node and r.mapping(node["rulebook"], "the rulebook",
+                                       {"title", "edition", "language", "author"}):
+        rb = node["rulebook"]
+        book = Rulebook(*(r.string(rb.get(k), k) or "" for k in ("title", "edition", "language", "author")))
+    options = {}
+    if "options" in node and r.mapping(node["options"], "options"):
+        for name, decl in node["options"].items():
+            d = r.mapping(decl, f"option '{name}'", {"default", "choices", "description"}, required={"default"})
+            if d is None:
+                continue
+            choices = tuple(d["choices"]) if isinstance(d.get("choices"), list) else None
+            options[str(name)] = OptionDecl(str(name), _plain(d.get("default")), choices, d.span,
+                                            r.string(d.get("description"), "description") or "")
+    labels = {}
+    if "labels" in node and r.mapping(node["labels"], "labels"):
+        for lang, table in node["labels"].items():
+            if r.mapping(table, f"labels for '{lang}'") is not None:
+                labels[str(lang)] = {str(k): str(v) for k, v in table.items()}
+    return GameInfo(r.string(node.get("name"), "the game name") or "", r.string(node.get("title"), "title")
+                    or str(node.get("name", "")), lo or 1, hi or 1, book, options, labels, node.span,
+                    r.string(node.get("description"), "description") or "")
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
+def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDecl | None:
+    if isinstance(value, str) and not isinstance(value, dict):
+        value_type = parse_type_name(value)
+        if value_type is None:
+            r.error("T405", f"unknown type '{value}'", span_of(value, span))
+            return None
+        return VarDecl(name, value_type, None, None, None, None, "error", "all", span_of(value, span))
+    node = r.mapping(value, f"{what} '{name}'", {"type", "per", "initial", "min", "max", "bounds",
+                                                 "visibility", "rule", "choices", "description"},
+                     parent_span=span)
+    if node is None:
+        return None
+    type_text = r.string(node.get("type", "int"), "type")
+    value_type = parse_type_name(type_text) if type_text else ANY
+    if value_type is None:
+        r.error("T405", f"unknown type '{type_text}'", span_of(node.get("type"), node.span),
+                notes=["types: int, bool, str, player, item, item[kind], list[T], map[K, V], any"])
+        value_type = ANY
+    per = node.get("per")
+    if per is not None and per != "player":
+        per = r.expr(per, "'per'", node.span)
+    initial = r.expr(node["initial"], "the initial value", node.span) if "initial" in node else None
+    lo, hi = r.integer(node.get("min"), "min", node.span), r.integer(node.get("max"), "max", node.span)
+    if (lo is not None or hi is not None) and value_type not in (INT, ANY) and value_type.name != "map":
+        r.error("T406", f"min/max bounds need an int variable, '{name}' is {value_type}", node.span)
+    choices = tuple(_plain(node["choices"])) if isinstance(node.get("choices"), list) else None
+    return VarDecl(name, value_type, per, initial, lo, hi,
+                   r.string(node.get("bounds", "error"), "bounds", node.span, ("error", "clamp")) or "error",
+                   r.string(node.get("visibility", "all"), "visibility", node.span, ("all", "owner", "none"))
+                   or "all", node.span, rule_of(r, node), choices)
+
+
+def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
+    node = r.mapping(value, f"zone '{name}'", {"per", "kind", "visibility", "face", "initial", "rule",
+                                               "description"})
+    if node is None:
+        return None
+    per = node.get("per")
+    if per is not None and per != "player":
+        per = r.expr(per, "'per'", node.span)
+    return ZoneDecl(name, per,
+                    r.string(node.get("kind", "stack"), "kind", node.span, ("stack", "hand", "row", "bag"))
+                    or "stack",
+                    r.string(node.get("visibility", "all"), "visibility", node.span,
+                             ("all", "owner", "none", "top")) or "all",
+                    r.string(node.get("face", "up"), "face", node.span, ("up", "down")) or "up",
+                    r.expr(node["initial"], "the initial contents", node.span) if "initial" in node else None,
+                    node.span, rule_of(r, node))
+
+
+def build_component(r: Reader, name: str, value) -> ComponentKind | None:
+    node = r.mapping(value, f"component '{name}'", {"fields", "props", "items", "generate", "id", "rule",
+                                                    "description"})
+    if node is None:
+        return None
+    fields = {}
+    if "fields" in node and r.mapping(node["fields"], "fields"):
+        for fname, ftype in node["fields"].items():
+            t = parse_type_name(str(ftype))
+            if t is None:
+                r.error("T405", f"unknown type '{ftype}'", span_of(ftype, node.span))
+                t = ANY
+            fields[str(fname)] = t
+    props = {}
+    if "props" in node and r.mapping(node["props"], "props"):
+        for pname, pdecl in node["props"].items():
+            decl = build_var(r, str(pname), pdecl, "property", node.span)
+            if decl:
+                props[str(pname)] = decl
+    items: list[dict] = []
+    for entry in r.sequence(node.get("items"), "items", node.span):
+        e = r.mapping(entry, f"an item of '{name}'", parent_span=node.span)
+        if e is None:
+            continue
+        if "id" not in e:
+            r.error("S102", f"an item of '{name}' needs an 'id'", e.span)
+            continue
+        count = r.integer(e.get("count", 1), "count", e.span) or 1
+        data = {str(k): _plain(v) for k, v in e.items() if k not in ("id", "count")}
+        for key in data:
+            if key not in fields:
+                r.error("N303", f"'{key}' is not a declared field of '{name}'", e.key_spans.get(key),
+                        notes=[f"fields: {', '.join(fields) or '(none)'}"])
+        base = str(e["id"])
+        for i in range(count):
+            items.append({"id": base if count == 1 else f"{base}-{i + 1}", "_span": e.span, **data})
+    if "generate" in node:
+        items += _generate_items(r, name, node, fields)
+    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node))
+
+
+def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:
+    """Items as the product of field values: `generate: {suit: [a, b], rank: {from: 1, to: 13}}`
+    with `id: "{suit}{rank}"` naming each one."""
+    gen = r.mapping(node["generate"], "generate", parent_span=node.span)
+    template = r.string(node.get("id"), "the id template", node.span)
+    if gen is None:
+        return []
+    if template is None:
+        r.error("S102", f"component '{name}' generates items, so it needs an 'id' template such as "
+                "\"{suit}{rank}\"", node.span)
+        return []
+    axes = []
+    for key, spec in gen.items():
+        if str(key) not in fields:
+            r.error("N303", f"'{key}' is not a declared field of '{name}'", gen.key_spans.get(key))
+        if isinstance(spec, dict) and r.mapping(spec, "a range", {"from", "to"}, required={"from", "to"}):
+            lo, hi = r.integer(spec.get("from"), "from"), r.integer(spec.get("to"), "to")
+            axes.append((str(key), list(range(lo, hi + 1)) if lo is not None and hi is not None else []))
+        elif isinstance(spec, list):
+            axes.append((str(key), [_plain(v) for v in spec]))
+        else:
+            r.error("S103", "a generated field takes a list of values or {from: a, to: b}", span_of(spec, gen.span))
+    out = []
+    for combo in itertools.product(*(values for _, values in axes)):
+        data = dict(zip((k for k, _ in axes), combo))
+        try:
+            item_id = template.format(**data)
+        except (KeyError, IndexError, ValueError) as exc:
+            r.error("S110", f"the id template cannot be filled: {exc}", span_of(node.get("id"), node.span))
+            return out
+        out.append({"id": item_id, "_span": gen.span, **data})
+    return out
+
+
+def build_board(r: Reader, name: str, value) -> BoardDecl | None:
+    node = r.mapping(value, f"board '{name}'", {"grid", "nodes", "edges", "directed", "rule", "description"})
+    if node is None:
+        return None
+    nodes: dict[str, dict] = {}
+    edges: list[tuple[str, str, dict]] = []
+    if "grid" in node:
+        g = r.mapping(node["grid"], "grid", {"rows", "cols", "diagonal"}, required={"rows", "cols"})
+        if g is not None:
+            rows, cols = r.integer(g.get("rows"), "rows") or 0, r.integer(g.get("cols"), "cols") or 0
+            for row in range(rows):
+                for col in range(cols):
+                    nodes[f"{chr(ord('a') + col)}{row + 1}"] = {"row": row, "col": col}
+            for row in range(rows):
+                for col in range(cols):
+                    here = f"{chr(ord('a') + col)}{row + 1}"
+                    for dr, dc in ((0, 1), (1, 0)) + (((1, 1), (1, -1)) if g.get("diagonal") else ()):
+                        rr, cc = row + dr, col + dc
+                        if 0 <= rr < rows and 0 <= cc < cols:
+                            edges.append((here, f"{chr(ord('a') + cc)}{rr + 1}", {}))
+    if "nodes" in node:
+        raw = node["nodes"]
+        if isinstance(raw, list):
+            for n in raw:
+                nodes[str(n)] = {}
+        elif r.mapping(raw, "nodes"):
+            for n, attrs in raw.items():
+                nodes[str(n)] = _plain(attrs) if isinstance(attrs, dict) else {}
+    for e in r.sequence(node.get("edges"), "edges", node.span):
+        if isinstance(e, list) and len(e) in (2, 3):
+            attrs = _plain(e[2]) if len(e) == 3 and isinstance(e[2], dict) else {}
+            a, b = str(e[0]), str(e[1])
+            for end in (a, b):
+                if end not in nodes:
+                    r.error("N304", f"edge end '{end}' is not a node of board '{name}'", span_of(e))
+            edges.append((a, b, attrs))
+        else:
+            r.error("S103", "an edge is a list [from, to] or [from, to, {attributes}]", span_of(e, node.span))
+    return BoardDecl(name, r.boolean(node.get("directed"), "directed"), nodes, edges, node.span,
+                     rule_of(r, node))
+
+
+def build_action(r: Reader, name: str, value) -> ActionDecl | None:
+    node = r.mapping(value, f"action '{name}'", {"params", "require", "cost", "effects", "then", "rule",
+                                                 "label", "description"})
+    if node is None:
+        return None
+    params = []
+    if "params" in node and r.mapping(node["params"], "params"):
+        for pname, domain in node["params"].items():
+            params.append((str(pname), r.expr(domain, f"the domain of '{pname}'", node.span),
+                           node["params"].key_spans.get(pname, node.span)))
+    require = []
+    for chk in r.sequence(node.get("require"), "require", node.span):
+        if isinstance(chk, dict):
+            c = r.mapping(chk, "a requirement", {"check", "reason", "rule"}, required={"check"})
+            if c is not None:
+                require.append(Check(r.expr(c.get("check"), "the check", c.span),
+                                     r.string(c.get("reason"), "the reason") or f"requires {c.get('check')}",
+                                     c.span, rule_of(r, c)))
+        else:
+            require.append(Check(r.expr(chk, "the check", node.span), f"requires {chk}",
+                                 span_of(chk, node.span), None))
+    cost = []
+    if "cost" in node and r.mapping(node["cost"], "cost"):
+        for target, amount in node["cost"].items():
+            ks = node["cost"].key_spans.get(target)
+            t = r.target(target, "the thing paid", ks)
+            cost.append((t, r.expr(amount, "the amount", ks), ks))
+    return ActionDecl(name, params, require, cost, build_effects(r, node.get("effects")),
+                      build_flow(r, node.get("then"), "then"), node.span, rule_of(r, node),
+                      r.string(node.get("label"), "label") or name,
+                      r.string(node.get("description"), "description") or "")
+
+
+def build_trigger(r: Reader, name: str, value) -> TriggerDecl | None:
+    node = r.mapping(value, f"trigger '{name}'", {"on", "when", "each", "effects", "rule", "description"},
+                     required={"effects"})
+    if node is None:
+        return None
+    if "on" not in node and "when" not in node:
+        r.error("S102", f"trigger '{name}' needs 'on' (an event) or 'when' (a condition)", node.span)
+    each = []
+    if "each" in node and r.mapping(node["each"], "each"):
+        each = [(str(k), r.expr(v, f"the domain of '{k}'", node.span)) for k, v in node["each"].items()]
+    return TriggerDecl(name, r.string(node.get("on"), "the event"), each,
+                       r.expr(node["when"], "the condition", node.span) if "when" in node else None,
+                       build_effects(r, node.get("effects")), node.span, rule_of(r, node))
+
+
+def build_end(r: Reader, value) -> list[EndRule]:
+    out = []
+    for e in r.sequence(value, "end"):
+        node = r.mapping(e, "an end rule", {"when", "after", "rule", "reason"}, required={"when"})
+        if node is None:
+            continue
+        out.append(EndRule(r.expr(node.get("when"), "the end condition", node.span),
+                           r.string(node.get("after", "now"), "after") or "now", node.span,
+                           rule_of(r, node), r.string(node.get("reason"), "reason") or ""))
+    return out
+
+
+def build_scoring(r: Reader, value) -> Scoring | None:
+    node = r.mapping(value, "scoring", {"score", "tiebreak", "winners", "rule"})
+    if node is None:
+        return None
+    return Scoring(r.expr(node["score"], "the score", node.span) if "score" in node else None,
+                   [r.expr(t, "a tie-breaker", node.span) for t in r.sequence(node.get("tiebreak"), "tiebreak")],
+                   r.expr(node["winners"], "the winners", node.span) if "winners" in node else None,
+                   node.span, rule_of(r, node))
+
+
+def build_define(r: Reader, name: str, value) -> DefineDecl | None:
+    if isinstance(value, dict):
+        node = r.mapping(value, f"definition '{name}'", {"params", "expr", "rule", "description"},
+                         required={"expr"})
+        if node is None:
+            return None
+        params = [str(p) for p in r.sequence(node.get("params"), "params")]
+        return DefineDecl(name, params, r.expr(node.get("expr"), "the definition", node.span), node.span,
+                          rule_of(r, node))
+    return DefineDecl(name, [], r.expr(value, "the definition"), span_of(value) or Span.unknown())
+
+
+NAMED_SECTIONS = {
+    "components": build_component,
+    "zones": build_zone,
+    "boards": build_board,
+    "actions": build_action,
+    "triggers": build_trigger,
+    "define": build_define,
+}
+
+
+def build_named(r: Reader, section: str, value, into: dict, seen: dict):
+    """Sections that map names to declarations; names are unique across files."""
+    if r.mapping(value, f"the {section} section") is None:
+        return
+    for name, decl in value.items():
+        key_span = value.key_spans.get(name) if isinstance(value, LDict) else None
+        name = str(name)
+        if name in seen:
+            r.error("S104", f"'{name}' is declared twice", key_span, notes=[f"first declared at {seen[name]}"])
+            continue
+        seen[name] = key_span
+        if section == "variables":
+            built = build_var(r, name, decl, span=key_span)
+        else:
+            built = NAMED_SECTIONS[section](r, name, decl)
+        if built is not None:
+            into[name] = built

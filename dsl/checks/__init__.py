@@ -1,0 +1,15 @@
+"""Static checks: one pass per file, each yields diagnostics; all of them run."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..diagnostics import Diagnostic
+from . import components, expressions, flow
+
+PASSES = [components.check_items, components.check_names_unique, expressions.check_expressions,
+          *flow.PASSES]
+
+
+def run_all(rs) -> Iterator[Diagnostic]:
+    for check in PASSES:
+        yield from check(rs)

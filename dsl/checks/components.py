@@ -1,0 +1,36 @@
+"""Component data: unique item ids, and field values of the declared types."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..diagnostics import Diagnostic
+from ..model import Ruleset
+
+_PY = {"int": int, "bool": bool, "str": str}
+
+
+def check_items(rs: Ruleset) -> Iterator[Diagnostic]:
+    seen = {}
+    for kind in rs.components.values():
+        for item in kind.items:
+            span = item.get("_span", kind.span)
+            if item["id"] in seen:
+                yield Diagnostic("S108", f"item id '{item['id']}' is used twice", span,
+                                 notes=[f"first used by kind '{seen[item['id']]}'"])
+            seen[item["id"]] = kind.name
+            for field, t in kind.fields.items():
+                if field not in item:
+                    continue
+                value = item[field]
+                py = _PY.get(t.name)
+                if py is not None and (not isinstance(value, py) or (py is int and isinstance(value, bool))):
+                    yield Diagnostic("T407", f"field '{field}' of '{item['id']}' must be {t}, "
+                                     f"found {value!r}", span)
+
+
+def check_names_unique(rs: Ruleset) -> Iterator[Diagnostic]:
+    reserved = {"player", "options", "true", "false", "none", "key", "item"}
+    for section in (rs.variables, rs.zones, rs.defines):
+        for name, decl in section.items():
+            if name in reserved:
+                yield Diagnostic("S109", f"'{name}' is a reserved name", decl.span)

@@ -1,0 +1,78 @@
+"""Every expression: names defined, functions known, types consistent,
+conditions boolean, assignment targets assignable."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .. import expr_ast as A
+from ..diagnostics import Diagnostic
+from ..model import Ruleset
+from ..names import global_scope
+from ..typecheck import expect_type, infer_type
+from ..types import BOOL
+from ..walk import all_sites
+
+ASSIGNABLE = ("var", "player_var", "keyed_var")
+ZONES = ("zone", "player_zone", "keyed_zone")
+
+
+def _root(expr):
+    while isinstance(expr, (A.Index, A.Member)):
+        expr = expr.obj
+    return expr
+
+
+def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
+    scope = global_scope(rs)
+    for site in all_sites(rs, scope):
+        if site.role == "cond":
+            yield from expect_type(site.expr, site.scope, BOOL, site.what)
+        elif site.role in ("value", "list"):
+            t, diags = infer_type(site.expr, site.scope)
+            yield from diags
+            if site.role == "list" and t.name not in ("list", "map", "any", "str"):
+                yield Diagnostic("T409", f"{site.what} must be a list, found {t}", site.expr.span)
+        elif site.role == "target":
+            yield from _check_place(site, zone=True)
+        elif site.role == "assign":
+            assign = site.expr
+            yield from _check_place(site, zone=False, target=assign.target)
+            _, diags = infer_type(assign.value, site.scope)
+            yield from diags
+
+
+def _check_place(site, zone: bool, target=None) -> Iterator[Diagnostic]:
+    target = target if target is not None else site.expr
+    root = _root(target)
+    if not isinstance(root, A.Name):
+        yield Diagnostic("T408", "only a variable, an item property or a zone can be written here",
+                         target.span)
+        return
+    sym = site.scope.lookup(root.name)
+    # Index expressions inside the target are ordinary reads.
+    node = target
+    while isinstance(node, (A.Index, A.Member)):
+        if isinstance(node, A.Index):
+            _, diags = infer_type(node.index, site.scope)
+            yield from diags
+        node = node.obj
+    if sym is None:
+        _, diags = infer_type(root, site.scope)
+        yield from diags
+        return
+    if zone:
+        if sym.kind not in ZONES:
+            yield Diagnostic("T408", f"'{root.name}' is not a zone", root.span)
+        elif sym.kind != "zone" and target is root:
+            yield Diagnostic("T408", f"zone '{root.name}' is kept per player or per key; "
+                             f"write {root.name}[...]", root.span)
+        return
+    if sym.kind in ASSIGNABLE:
+        if sym.kind != "var" and target is root:
+            yield Diagnostic("T408", f"'{root.name}' is kept per player or per key; write "
+                             f"{root.name}[...] = ...", root.span)
+        return
+    if isinstance(target, A.Member):
+        return  # an item property; its existence is checked when the item is known
+    yield Diagnostic("T408", f"'{root.name}' cannot be assigned: only variables and item "
+                     "properties can", root.span)

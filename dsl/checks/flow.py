@@ -1,0 +1,106 @@
+"""Flow structure: referenced actions and labels exist, nothing is unreachable,
+simultaneous steps hold no sub-decisions."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterator
+
+from ..diagnostics import Diagnostic
+from ..model import FlowNode, Ruleset
+
+DECISIONS = ("choose", "simultaneous", "respond")
+
+
+def _nodes(nodes: list[FlowNode]) -> Iterator[FlowNode]:
+    for n in nodes:
+        yield n
+        yield from _nodes(n.body)
+        yield from _nodes(n.orelse)
+
+
+def all_flow_nodes(rs: Ruleset) -> Iterator[FlowNode]:
+    yield from _nodes(rs.flow)
+    for a in rs.actions.values():
+        yield from _nodes(a.then)
+
+
+def check_action_references(rs: Ruleset) -> Iterator[Diagnostic]:
+    for node in all_flow_nodes(rs):
+        if node.kind not in DECISIONS:
+            continue
+        for name, span in node.args.get("actions", []):
+            if name is None:
+                continue
+            if name == "pass" and node.kind != "simultaneous":
+                continue
+            if name not in rs.actions:
+                close = difflib.get_close_matches(name, list(rs.actions), n=1)
+                yield Diagnostic("F502", f"'{name}' is not a declared action" +
+                                 (f"; did you mean '{close[0]}'?" if close else ""), span)
+            elif node.kind == "simultaneous" and rs.actions[name].then:
+                yield Diagnostic("F504", f"action '{name}' has sub-decisions ('then'), which a "
+                                 "simultaneous step cannot hold", span)
+
+
+def _labels(rs: Ruleset) -> dict:
+    return {n.label: n for n in all_flow_nodes(rs) if n.label}
+
+
+def check_labels(rs: Ruleset) -> Iterator[Diagnostic]:
+    seen = {}
+    for node in all_flow_nodes(rs):
+        if node.label and node.kind != "phase":
+            if node.label in seen:
+                yield Diagnostic("F505", f"label '{node.label}' is used twice", node.span,
+                                 notes=[f"first used at {seen[node.label]}"])
+            seen[node.label] = node.span
+    labels = _labels(rs)
+    for rule in rs.end:
+        if rule.after != "now" and rule.after not in labels:
+            close = difflib.get_close_matches(rule.after, list(labels), n=1)
+            yield Diagnostic("F503", f"end rule waits for '{rule.after}', which labels no flow step" +
+                             (f"; did you mean '{close[0]}'?" if close else ""), rule.span,
+                             notes=["'after' takes 'now' or the label of a flow step (phases are "
+                                    "labelled by their name)"])
+
+
+def _never_exits(node: FlowNode) -> bool:
+    """A loop with no condition and no way out runs until the game ends."""
+    return node.kind == "loop" and not any(k in node.args for k in ("while", "until", "times"))
+
+
+def check_unreachable(rs: Ruleset) -> Iterator[Diagnostic]:
+    def visit(nodes: list[FlowNode]):
+        for i, n in enumerate(nodes):
+            if _never_exits(n) and i + 1 < len(nodes):
+                nxt = nodes[i + 1]
+                yield Diagnostic("F501", f"this '{nxt.kind}' step can never be reached: the loop "
+                                 "before it has no 'while', 'until' or 'times', so only the end of "
+                                 "the game leaves it", nxt.span, rule=nxt.rule)
+            yield from visit(n.body)
+            yield from visit(n.orelse)
+    yield from visit(rs.flow)
+    for a in rs.actions.values():
+        yield from visit(a.then)
+
+
+def check_actions_offered(rs: Ruleset) -> Iterator[Diagnostic]:
+    offered = {name for n in all_flow_nodes(rs) if n.kind in DECISIONS
+               for name, _ in n.args.get("actions", [])}
+    for name, action in rs.actions.items():
+        if name not in offered:
+            yield Diagnostic("F506", f"action '{name}' is never offered by any choose, "
+                             "simultaneous or respond step", action.span, severity="warning",
+                             rule=action.rule)
+
+
+def check_flow_present(rs: Ruleset) -> Iterator[Diagnostic]:
+    if not rs.flow:
+        yield Diagnostic("F507", "the ruleset has no flow: nobody would ever move", rs.game.span)
+    elif not any(n.kind in DECISIONS for n in all_flow_nodes(rs)):
+        yield Diagnostic("F508", "the flow has no decision step (choose, simultaneous or respond)",
+                         rs.game.span, severity="warning")
+
+
+PASSES = [check_action_references, check_labels, check_unreachable, check_actions_offered,
+          check_flow_present]

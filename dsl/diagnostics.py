@@ -1,0 +1,79 @@
+"""The one diagnostic type every stage reports with, and how it is printed.
+
+Tests assert on `code` and `span`; the message is for people and may change.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .source import Span
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    notes: tuple[str, ...] = field(default=())
+    rule: str | None = None  # the rulebook citation of the element concerned
+
+    def render(self, source_lines: list[str] | None = None) -> str:
+        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        if self.rule:
+            head += f" (rule {self.rule})"
+        out = [head]
+        lines = source_lines if source_lines is not None else _read_lines(self.span.file)
+        if lines and 1 <= self.span.line <= len(lines):
+            text = lines[self.span.line - 1].rstrip("\n")
+            width = 1
+            if self.span.end_line == self.span.line:
+                width = max(1, self.span.end_col - self.span.col)
+            width = min(width, max(1, len(text) - self.span.col + 1))
+            gutter = f"{self.span.line:>4} | "
+            out.append(gutter + text)
+            out.append(" " * (len(gutter) + self.span.col - 1) + "^" * width)
+        for note in self.notes:
+            out.append(f"  note: {note}")
+        return "\n".join(out)
+
+
+_line_cache: dict[str, list[str]] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Remember a file's text so diagnostics can quote it even if it was not on disk."""
+    _line_cache[file] = text.split("\n")
+
+
+def _read_lines(file: str) -> list[str] | None:
+    if file in _line_cache:
+        return _line_cache[file]
+    try:
+        lines = Path(file).read_text(encoding="utf-8").split("\n")
+    except OSError:
+        return None
+    _line_cache[file] = lines
+    return lines
+
+
+class RulesetError(Exception):
+    """Raised once, after every check has run, with all the diagnostics found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(
+            diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.col, d.code)
+        )
+        super().__init__(self.render())
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def render(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+def render_all(diagnostics: list[Diagnostic]) -> str:
+    return "\n".join(d.render() for d in diagnostics)

@@ -1,0 +1,731 @@
+"""The fixed function library, and the value rules every evaluator shares.
+
+One table serves the type checker (arity, argument and result types) and both
+evaluators (the implementation), so the three can never disagree about what a
+function is.  Implementations take `(ctx, *args)`, charge the cost counter for
+the elements they walk, and fail only with EvalError (span None: the calling
+node fills it in).  Higher-order functions receive a lambda as a plain Python
+callable of one argument.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import networkx as nx
+
+from .eval_errors import EvalError, EvalLimitError
+from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of
+from .values import Item
+
+MAX_INT = 10**18
+MAX_LIST = 100_000
+MAX_STR = 10_000
+MAX_RANGE = 100_000
+
+
+# -- value rules -------------------------------------------------------------------
+
+def fail(message: str, span=None):
+    raise EvalError("R701", message, span)
+
+
+def kind_of(v) -> str:
+    """The language's name for a value's type, for messages and checks."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, (tuple, list)):
+        return "list"
+    if isinstance(v, dict):
+        return "map"
+    if isinstance(v, Item):
+        return "item"
+    return type(v).__name__
+
+
+def is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_int(v, span=None):
+    if -MAX_INT <= v <= MAX_INT:
+        return v
+    raise EvalLimitError("R702", "integer result beyond ±10**18", span)
+
+
+def check_list(t, span=None):
+    if len(t) > MAX_LIST:
+        raise EvalLimitError("R702", f"more than {MAX_LIST:,} elements in one list or map", span)
+    return t
+
+
+def check_str(s, span=None):
+    if len(s) > MAX_STR:
+        raise EvalLimitError("R702", f"string longer than {MAX_STR:,} characters", span)
+    return s
+
+
+def want_int(v, what: str):
+    if not is_int(v):
+        fail(f"{what} must be int, found {kind_of(v)}")
+    return v
+
+
+def want_list(v, what: str) -> tuple:
+    if type(v) is tuple:
+        return v
+    if isinstance(v, (tuple, list)):
+        return tuple(v)
+    fail(f"{what} must be a list, found {kind_of(v)}")
+
+
+def want_map(v, what: str) -> dict:
+    if isinstance(v, dict):
+        return v
+    fail(f"{what} must be a map, found {kind_of(v)}")
+
+
+def strict_key(v):
+    """A hashable stand-in under which two values are equal exactly when the
+    language says so (unlike Python, true is not 1)."""
+    if isinstance(v, bool):
+        return ("b", v)
+    if isinstance(v, int):
+        return ("i", int(v))
+    if isinstance(v, str):
+        return ("s", str(v))
+    if v is None:
+        return ("n",)
+    if isinstance(v, Item):
+        return ("t", v.id)
+    if isinstance(v, (tuple, list)):
+        return ("l",) + tuple(strict_key(x) for x in v)
+    if isinstance(v, dict):
+        return ("m", frozenset((strict_key(k), strict_key(x)) for k, x in v.items()))
+    return ("o", id(v))
+
+
+_FLAT = frozenset({int, str, bool, type(None), Item})
+
+
+def equal(a, b) -> bool:
+    t = type(a)
+    if t is type(b) and t in _FLAT:
+        return a == b
+    return strict_key(a) == strict_key(b)
+
+
+def contains(x, container, span=None) -> bool:
+    if isinstance(container, (tuple, list)):
+        if x not in container:
+            return False  # strict equality implies Python equality
+        if type(x) in (str, Item, type(None)):
+            return True
+        k = strict_key(x)
+        return any(strict_key(e) == k for e in container)
+    if isinstance(container, dict):
+        return map_has(container, x, span)
+    if isinstance(container, str):
+        if not isinstance(x, str):
+            fail(f"'in' a string needs a string on the left, found {kind_of(x)}", span)
+        return x in container
+    fail(f"'in' needs a list, map or string on the right, found {kind_of(container)}", span)
+
+
+def map_key(k, span=None):
+    if isinstance(k, (str, int)):
+        return k
+    fail(f"map keys are str, int or bool, found {kind_of(k)}", span)
+
+
+def map_has(m: dict, k, span=None) -> bool:
+    return map_key(k, span) in m
+
+
+def order_key(v, span=None):
+    """A Python-comparable form of v; refuses values that have no order."""
+    if isinstance(v, bool) or v is None or isinstance(v, dict):
+        fail(f"values of type {kind_of(v)} cannot be ordered", span)
+    if isinstance(v, (tuple, list)):
+        return tuple(order_key(x, span) for x in v)
+    if isinstance(v, (int, str, Item)):
+        return v
+    fail(f"values of type {kind_of(v)} cannot be ordered", span)
+
+
+def less(a, b, span=None) -> bool:
+    try:
+        return order_key(a, span) < order_key(b, span)
+    except (TypeError, AttributeError):
+        fail(f"cannot order {kind_of(a)} against {kind_of(b)}", span)
+
+
+def _sorted(xs, keys, reverse=False):
+    """Stable sort of xs by keys, with errors in the language's terms."""
+    ks = [order_key(k) for k in keys]
+    try:
+        order = sorted(range(len(xs)), key=ks.__getitem__, reverse=reverse)
+    except (TypeError, AttributeError):
+        fail("cannot sort values of different types")
+    return tuple(xs[i] for i in order)
+
+
+def _pick(xs, keys, smallest: bool):
+    ks = [order_key(k) for k in keys]
+    try:
+        i = (min if smallest else max)(range(len(xs)), key=ks.__getitem__)
+    except (TypeError, AttributeError):
+        fail("cannot compare values of different types")
+    return xs[i]
+
+
+def as_seq(v, span=None) -> tuple:
+    """What a `for` walks: list elements, map keys, string characters."""
+    if type(v) is tuple:
+        return v
+    if isinstance(v, (tuple, list)):
+        return tuple(v)
+    if isinstance(v, dict):
+        return tuple(v)
+    if isinstance(v, str):
+        return tuple(v)
+    fail(f"cannot iterate over {kind_of(v)}", span)
+
+
+def truth(v, what: str, span=None) -> bool:
+    if v is True or v is False:
+        return v
+    fail(f"{what} must be bool, found {kind_of(v)}", span)
+
+
+def render(v, top: bool = True) -> str:
+    """The text form of a value, as `str(x)` shows it; refuses to build huge text."""
+    if isinstance(v, (tuple, list, dict)):
+        parts: list[str] = []
+        _render_into(v, parts, [0])
+        return "".join(parts)
+    return _render_flat(v, top)
+
+
+def _render_into(v, parts: list, size: list) -> None:
+    if isinstance(v, (tuple, list, dict)):
+        pairs = v.items() if isinstance(v, dict) else ((None, x) for x in v)
+        parts.append("{" if isinstance(v, dict) else "[")
+        for i, (k, x) in enumerate(pairs):
+            if i:
+                parts.append(", ")
+            if isinstance(v, dict):
+                _render_into(k, parts, size)
+                parts.append(": ")
+            _render_into(x, parts, size)
+        parts.append("}" if isinstance(v, dict) else "]")
+        size[0] += 2
+    else:
+        text = _render_flat(v, False)
+        parts.append(text)
+        size[0] += len(text) + 2
+    if size[0] > MAX_STR:
+        raise EvalLimitError("R702", f"string longer than {MAX_STR:,} characters")
+
+
+def _render_flat(v, top: bool) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return str(v) if top else "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return str(v)
+
+
+# -- the table ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    min_args: int
+    max_args: int | None  # None: any number
+    returns: Callable[[list, list], Type]  # (argument types, constant argument values) -> type
+    impl: Callable[..., Any]
+    params: tuple = ()  # per position: a Type, a tuple of Types (any of), or None; last repeats
+    lambdas: tuple[int, ...] = ()  # positions that take `x => ...`
+    lambda_result: Type | None = None
+    lazy: bool = False  # a generator argument is passed unevaluated (any/all stop early)
+
+
+FUNCTIONS: dict[str, Function] = {}
+LIST, MAP = list_of(ANY), map_of(ANY, ANY)
+SEQ = (LIST, MAP, STR)
+NO_CONST = object()
+
+
+def _fn(name, lo, hi, returns, params=(), lambdas=(), lambda_result=None, lazy=False):
+    if isinstance(returns, Type):
+        fixed = returns
+        returns = lambda ts, cs: fixed  # noqa: E731
+    def register(impl):
+        FUNCTIONS[name] = Function(name, lo, hi, returns, impl, tuple(params), tuple(lambdas),
+                                   lambda_result, lazy)
+        return impl
+    return register
+
+
+def _elem0(ts, cs):
+    return element_type(ts[0]) if ts else ANY
+
+
+def _same0(ts, cs):
+    return ts[0] if ts and ts[0].name == "list" else LIST
+
+
+@_fn("len", 1, 1, INT, [SEQ])
+def _len(ctx, x):
+    if isinstance(x, (tuple, list, dict, str)):
+        return len(x)
+    fail(f"len needs a list, map or string, found {kind_of(x)}")
+
+
+FUNCTIONS["count"] = Function("count", 1, 1, lambda ts, cs: INT, _len, (SEQ,))
+
+
+@_fn("sum", 1, 1, INT, [list_of(INT)])
+def _sum(ctx, xs):
+    xs = want_list(xs, "the argument of sum")
+    ctx.charge(len(xs))
+    total = 0
+    for x in xs:
+        total = check_int(total + want_int(x, "every element of sum"))
+    return total
+
+
+def _minmax_type(ts, cs):
+    return _elem0(ts, cs) if len(ts) == 1 else ts[0]
+
+
+def _minmax(smallest):
+    def impl(ctx, *args):
+        xs = want_list(args[0], "the argument") if len(args) == 1 else args
+        if not xs:
+            fail(f"{'min' if smallest else 'max'} of an empty list")
+        ctx.charge(len(xs))
+        return _pick(xs, xs, smallest)
+    return impl
+
+
+_fn("min", 1, None, _minmax_type)(_minmax(True))
+_fn("max", 1, None, _minmax_type)(_minmax(False))
+
+
+def _anyall(stop_on):
+    def impl(ctx, xs):
+        if isinstance(xs, (tuple, list)):
+            ctx.charge(len(xs))
+        elif not hasattr(xs, "__next__"):
+            fail(f"expected a list, found {kind_of(xs)}")
+        for x in xs:
+            if truth(x, "every element") is stop_on:
+                return stop_on
+        return not stop_on
+    return impl
+
+
+_fn("any", 1, 1, BOOL, [list_of(BOOL)], lazy=True)(_anyall(True))
+_fn("all", 1, 1, BOOL, [list_of(BOOL)], lazy=True)(_anyall(False))
+
+
+@_fn("abs", 1, 1, INT, [INT])
+def _abs(ctx, x):
+    return abs(want_int(x, "the argument of abs"))
+
+
+@_fn("range", 1, 2, list_of(INT), [INT])
+def _range(ctx, a, b=None):
+    lo, hi = (0, want_int(a, "the end")) if b is None else (want_int(a, "the start"), want_int(b, "the end"))
+    if hi - lo > MAX_RANGE:
+        raise EvalLimitError("R702", f"range of more than {MAX_RANGE:,} numbers")
+    ctx.charge(max(0, hi - lo))
+    return tuple(range(lo, hi))
+
+
+def _end(at):
+    def impl(ctx, xs):
+        xs = want_list(xs, "the argument")
+        if not xs:
+            fail("the list is empty")
+        return xs[at]
+    return impl
+
+
+for _name, _at in (("first", 0), ("top", 0), ("last", -1)):
+    _fn(_name, 1, 1, _elem0, [LIST])(_end(_at))
+
+
+@_fn("reverse", 1, 1, _same0, [LIST])
+def _reverse(ctx, xs):
+    xs = want_list(xs, "the argument of reverse")
+    ctx.charge(len(xs))
+    return xs[::-1]
+
+
+@_fn("unique", 1, 1, _same0, [LIST])
+def _unique(ctx, xs):
+    xs = want_list(xs, "the argument of unique")
+    ctx.charge(len(xs))
+    seen, out = set(), []
+    for x in xs:
+        k = strict_key(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return tuple(out)
+
+
+@_fn("keys", 1, 1, lambda ts, cs: list_of(ts[0].args[0] if ts[0].name == "map" else ANY), [MAP])
+def _keys(ctx, m):
+    m = want_map(m, "the argument of keys")
+    ctx.charge(len(m))
+    return tuple(m)
+
+
+@_fn("values", 1, 1, lambda ts, cs: list_of(ts[0].args[1] if ts[0].name == "map" else ANY), [MAP])
+def _values(ctx, m):
+    m = want_map(m, "the argument of values")
+    ctx.charge(len(m))
+    return tuple(m.values())
+
+
+def _items_type(ts, cs):
+    if ts[0].name == "str" or isinstance(cs[0], str):
+        return list_of(item_of(cs[0] if isinstance(cs[0], str) else None))
+    return list_of(LIST)
+
+
+@_fn("items", 1, 1, _items_type, [(MAP, STR)])
+def _items(ctx, x):
+    """items(map) lists its [key, value] pairs; items('kind') lists the components of a kind."""
+    if isinstance(x, str):
+        found = tuple(ctx.game.items_of(x))
+        ctx.charge(len(found))
+        return found
+    m = want_map(x, "the argument of items")
+    ctx.charge(len(m))
+    return tuple((k, v) for k, v in m.items())
+
+
+@_fn("concat", 1, None, lambda ts, cs: ts[0] if all(t == ts[0] for t in ts) else LIST, [LIST])
+def _concat(ctx, *lists):
+    parts = [want_list(x, "every argument of concat") for x in lists]
+    out = tuple(itertools.chain.from_iterable(parts))
+    ctx.charge(len(out))
+    return check_list(out)
+
+
+@_fn("index_of", 2, 2, INT, [LIST, None])
+def _index_of(ctx, xs, v):
+    xs = want_list(xs, "the first argument of index_of")
+    ctx.charge(len(xs))
+    k = strict_key(v)
+    return next((i for i, x in enumerate(xs) if strict_key(x) == k), -1)
+
+
+@_fn("count_of", 2, 2, INT, [LIST, None])
+def _count_of(ctx, xs, v):
+    xs = want_list(xs, "the first argument of count_of")
+    ctx.charge(len(xs))
+    k = strict_key(v)
+    return sum(1 for x in xs if strict_key(x) == k)
+
+
+@_fn("str", 1, 1, STR, [None])
+def _str(ctx, x):
+    return check_str(render(x))
+
+
+_INT_TEXT = re.compile(r"\s*[-+]?[0-9]+\s*")
+
+
+@_fn("int", 1, 1, INT, [(INT, STR, BOOL)])
+def _int(ctx, x):
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return x
+    if isinstance(x, str) and _INT_TEXT.fullmatch(x) and len(x) < 40:
+        return check_int(int(x))
+    fail(f"cannot read an int from {render(x, False)}")
+
+
+@_fn("ceil_div", 2, 2, INT, [INT, INT])
+def _ceil_div(ctx, a, b):
+    if want_int(b, "the divisor") == 0:
+        fail("division by zero")
+    return -(-want_int(a, "the dividend") // b)
+
+
+@_fn("clamp", 3, 3, INT, [INT, INT, INT])
+def _clamp(ctx, x, lo, hi):
+    x, lo, hi = (want_int(v, "every argument of clamp") for v in (x, lo, hi))
+    if lo > hi:
+        fail(f"clamp bounds are reversed: {lo} > {hi}")
+    return max(lo, min(x, hi))
+
+
+def _comb_capped(n: int, k: int) -> int:
+    """n choose k, but stops growing once past the list limit (huge n must stay cheap)."""
+    c = 1
+    for i in range(min(k, n - k)):
+        c = c * (n - i) // (i + 1)
+        if c > MAX_LIST:
+            return c
+    return c
+
+
+@_fn("subsets", 2, 3, lambda ts, cs: list_of(_same0(ts, cs)), [LIST, INT, INT])
+def _subsets(ctx, xs, kmin, kmax=None):
+    xs = want_list(xs, "the first argument of subsets")
+    kmin = want_int(kmin, "the size")
+    kmax = kmin if kmax is None else want_int(kmax, "the largest size")
+    sizes = range(max(0, kmin), min(len(xs), kmax) + 1)
+    total = 0
+    for k in sizes:
+        total += _comb_capped(len(xs), k)
+        if total > MAX_LIST:
+            raise EvalLimitError("R702", f"more than {MAX_LIST:,} subsets")
+    ctx.charge(total)
+    return tuple(c for k in sizes for c in itertools.combinations(xs, k))
+
+
+@_fn("get", 3, 3, lambda ts, cs: element_type(ts[0]) if ts[0].name == "list"
+     else (ts[0].args[1] if ts[0].name == "map" else ANY), [(MAP, LIST), None, None])
+def _get(ctx, m, key, default):
+    if isinstance(m, dict):
+        return m.get(map_key(key), default)
+    xs = want_list(m, "the first argument of get")
+    i = want_int(key, "a list position")
+    return xs[i] if -len(xs) <= i < len(xs) else default
+
+
+@_fn("with_key", 3, 3, lambda ts, cs: ts[0] if ts[0].name == "map" else MAP, [MAP, (STR, INT, BOOL), None])
+def _with_key(ctx, m, key, value):
+    out = dict(want_map(m, "the first argument of with_key"))
+    out[map_key(key)] = value
+    ctx.charge(len(out))
+    if len(out) > MAX_LIST:
+        raise EvalLimitError("R702", f"map larger than {MAX_LIST:,} entries")
+    return out
+
+
+@_fn("zip", 2, 2, list_of(LIST), [LIST, LIST])
+def _zip(ctx, a, b):
+    a, b = want_list(a, "the first argument of zip"), want_list(b, "the second argument of zip")
+    ctx.charge(min(len(a), len(b)))
+    return tuple(zip(a, b))
+
+
+# -- higher-order --------------------------------------------------------------------
+
+@_fn("filter", 2, 2, _same0, [LIST], lambdas=(1,), lambda_result=BOOL)
+def _filter(ctx, xs, f):
+    xs = want_list(xs, "the first argument of filter")
+    ctx.charge(len(xs))
+    return tuple(x for x in xs if truth(f(x), "the condition of filter"))
+
+
+@_fn("count_if", 2, 2, INT, [LIST], lambdas=(1,), lambda_result=BOOL)
+def _count_if(ctx, xs, f):
+    xs = want_list(xs, "the first argument of count_if")
+    ctx.charge(len(xs))
+    return sum(1 for x in xs if truth(f(x), "the condition of count_if"))
+
+
+def _sorter(reverse):
+    def impl(ctx, xs, f=None):
+        xs = want_list(xs, "the first argument")
+        ctx.charge(len(xs))
+        return _sorted(xs, xs if f is None else [f(x) for x in xs], reverse)
+    return impl
+
+
+_fn("sort", 1, 2, _same0, [LIST], lambdas=(1,))(_sorter(False))
+_fn("sort_desc", 1, 2, _same0, [LIST], lambdas=(1,))(_sorter(True))
+
+
+def _by(smallest):
+    def impl(ctx, xs, f):
+        xs = want_list(xs, "the first argument")
+        if not xs:
+            fail("the list is empty")
+        ctx.charge(len(xs))
+        return _pick(xs, [f(x) for x in xs], smallest)
+    return impl
+
+
+_fn("min_by", 2, 2, _elem0, [LIST], lambdas=(1,))(_by(True))
+_fn("max_by", 2, 2, _elem0, [LIST], lambdas=(1,))(_by(False))
+
+
+# -- players -------------------------------------------------------------------------
+
+@_fn("players", 0, 0, list_of(INT))
+def _players(ctx):
+    return tuple(range(ctx.player_count))
+
+
+@_fn("player_count", 0, 0, INT)
+def _player_count(ctx):
+    return ctx.player_count
+
+
+@_fn("next_player", 1, 2, INT, [INT, INT])
+def _next_player(ctx, p, k=1):
+    n = ctx.player_count
+    if n <= 0:
+        fail("there are no players")
+    return (want_int(p, "the player") + want_int(k, "the step")) % n
+
+
+def _around(step):
+    def impl(ctx, p):
+        n = ctx.player_count
+        p = want_int(p, "the player")
+        ctx.charge(n)
+        return tuple((p + step * i) % n for i in range(n))
+    return impl
+
+
+_fn("clockwise", 1, 1, list_of(INT), [INT])(_around(1))
+_fn("counterclockwise", 1, 1, list_of(INT), [INT])(_around(-1))
+
+
+# -- boards --------------------------------------------------------------------------
+
+def _board(ctx, b):
+    if isinstance(b, nx.Graph):
+        return b
+    g = ctx.game.boards.get(b) if isinstance(b, str) else None
+    if g is None:
+        fail(f"there is no board {render(b, False)}")
+    return g
+
+
+def _node(g, n):
+    if not isinstance(n, str) or n not in g:
+        fail(f"the board has no node {render(n, False)}")
+    return n
+
+
+def _node_list(nodes) -> tuple:
+    try:
+        return tuple(sorted(nodes))
+    except TypeError:
+        return tuple(sorted(nodes, key=repr))
+
+
+@_fn("nodes", 1, 1, list_of(STR))
+def _nodes(ctx, b):
+    g = _board(ctx, b)
+    ctx.charge(len(g))
+    return tuple(g.nodes)
+
+
+@_fn("nodes_where", 3, 3, list_of(STR), [None, STR, None])
+def _nodes_where(ctx, b, key, value):
+    g = _board(ctx, b)
+    ctx.charge(len(g))
+    k = strict_key(value)
+    return tuple(n for n, data in g.nodes(data=True) if key in data and strict_key(data[key]) == k)
+
+
+@_fn("neighbours", 2, 2, list_of(STR), [None, STR])
+def _neighbours(ctx, b, n):
+    g = _board(ctx, b)
+    out = _node_list(g.neighbors(_node(g, n)))
+    ctx.charge(len(out))
+    return out
+
+
+@_fn("has_edge", 3, 3, BOOL, [None, STR, STR])
+def _has_edge(ctx, b, x, y):
+    g = _board(ctx, b)
+    return g.has_edge(_node(g, x), _node(g, y))
+
+
+@_fn("attr", 3, 3, ANY, [None, STR, STR])
+def _attr(ctx, b, n, key):
+    """A missing attribute reads as none: boards often mark only some nodes."""
+    g = _board(ctx, b)
+    return g.nodes[_node(g, n)].get(key)
+
+
+@_fn("edge_attr", 4, 4, ANY, [None, STR, STR, STR])
+def _edge_attr(ctx, b, x, y, key):
+    g = _board(ctx, b)
+    if not g.has_edge(_node(g, x), _node(g, y)):
+        fail(f"the board has no edge from {x} to {y}")
+    return g.edges[x, y].get(key)
+
+
+@_fn("path", 3, 3, list_of(STR), [None, STR, STR])
+def _path(ctx, b, x, y):
+    g = _board(ctx, b)
+    ctx.charge(len(g))
+    try:
+        return tuple(nx.shortest_path(g, _node(g, x), _node(g, y)))
+    except nx.NetworkXNoPath:
+        return ()
+
+
+@_fn("distance", 3, 3, INT, [None, STR, STR])
+def _distance(ctx, b, x, y):
+    g = _board(ctx, b)
+    ctx.charge(len(g))
+    try:
+        return nx.shortest_path_length(g, _node(g, x), _node(g, y))
+    except nx.NetworkXNoPath:
+        return -1
+
+
+@_fn("reachable", 3, 3, list_of(STR), [None, STR, LIST])
+def _reachable(ctx, b, start, allowed):
+    g = _board(ctx, b)
+    start = _node(g, start)
+    keep = {n for n in want_list(allowed, "the allowed nodes") if isinstance(n, str) and n in g}
+    keep.add(start)
+    ctx.charge(len(keep))
+    return _node_list(nx.descendants(g.subgraph(keep), start))
+
+
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@_fn("lines", 2, 2, list_of(list_of(STR)), [None, INT])
+def _lines(ctx, b, k):
+    """Straight runs of k cells on a grid, computed once per board and length."""
+    g = _board(ctx, b)
+    k = want_int(k, "the line length")
+    if k < 1:
+        fail("lines need a length of at least 1")
+    cache = g.graph.setdefault("_meeple_lines", {})
+    if k not in cache:
+        at = {}
+        for n, data in g.nodes(data=True):
+            r, c = data.get("row"), data.get("col")
+            if is_int(r) and is_int(c):
+                at[(r, c)] = n
+        out = []
+        for (r, c) in sorted(at):
+            for dr, dc in (_DIRECTIONS if k > 1 else _DIRECTIONS[:1]):
+                cells = [at.get((r + i * dr, c + i * dc)) for i in range(k)]
+                if None not in cells:
+                    out.append(tuple(cells))
+        cache[k] = check_list(tuple(out))
+    ctx.charge(len(cache[k]))
+    return cache[k]

@@ -1,0 +1,194 @@
+"""The ruleset as built from YAML: plain records, every one with its span.
+
+Expressions are kept as parsed ASTs (`Expr`), not compiled; the checks read
+these records, `normalize` fills defaults once, and the interpreter compiles
+them.  A field holding `None` means "not given" only until normalize has run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .source import Span
+
+Expr = Any  # an AST node from expr_ast
+
+
+@dataclass
+class Rulebook:
+    title: str = ""
+    edition: str = ""
+    language: str = ""
+    author: str = ""
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    default: Any
+    choices: tuple | None
+    span: Span
+    description: str = ""
+
+
+@dataclass
+class GameInfo:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rulebook: Rulebook
+    options: dict[str, OptionDecl]
+    labels: dict[str, dict[str, str]]
+    span: Span
+    description: str = ""
+
+
+@dataclass
+class ComponentKind:
+    name: str
+    fields: dict[str, Any]  # field -> Type
+    props: dict[str, "VarDecl"]  # mutable per-item properties
+    items: list[dict]  # each: {"id": str, field: value...}
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class VarDecl:
+    name: str
+    type: Any  # Type
+    per: str | Expr | None  # None: global; "player"; or an expression giving the keys
+    initial: Expr | None
+    min: int | None
+    max: int | None
+    bounds: str  # "error" | "clamp"
+    visibility: str  # "all" | "owner" | "none"
+    span: Span
+    rule: str | None = None
+    choices: tuple | None = None
+
+
+@dataclass
+class ZoneDecl:
+    name: str
+    per: str | Expr | None
+    kind: str  # stack | hand | row | bag
+    visibility: str  # all | owner | none | top
+    face: str  # up | down: the face items take on entering
+    initial: Expr | None
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class BoardDecl:
+    name: str
+    directed: bool
+    nodes: dict[str, dict]  # node -> attributes
+    edges: list[tuple[str, str, dict]]
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class DefineDecl:
+    name: str
+    params: list[str]
+    expr: Expr
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class Effect:
+    """One effect statement.  `kind` names it; `args` holds parsed parts."""
+
+    kind: str  # set | move | shuffle | deal | flip | pass_zones | if | for | emit | let | end_game | log | reveal
+    args: dict[str, Any]
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class Check:
+    cond: Expr
+    reason: str
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class ActionDecl:
+    name: str
+    params: list[tuple[str, Expr, Span]]  # (name, domain expression, span)
+    require: list[Check]
+    cost: list[tuple[Expr, Expr, Span]]  # (target, amount)
+    effects: list[Effect]
+    then: list["FlowNode"]
+    span: Span
+    rule: str | None = None
+    label: str = ""
+    description: str = ""
+
+
+@dataclass
+class FlowNode:
+    """One node of the structured flow.  kind: phase | loop | for | turns | choose |
+    simultaneous | respond | effects | if | chance | sequence."""
+
+    kind: str
+    args: dict[str, Any]
+    body: list["FlowNode"]
+    span: Span
+    label: str | None = None
+    rule: str | None = None
+    orelse: list["FlowNode"] = field(default_factory=list)
+
+
+@dataclass
+class TriggerDecl:
+    name: str
+    on: str | None  # event name, or None for a condition trigger
+    each: list[tuple[str, Expr]]  # bindings: name -> domain
+    when: Expr | None
+    effects: list[Effect]
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class EndRule:
+    when: Expr
+    after: str  # "now" or a flow label
+    span: Span
+    rule: str | None = None
+    reason: str = ""
+
+
+@dataclass
+class Scoring:
+    score: Expr | None
+    tiebreak: list[Expr]
+    winners: Expr | None
+    span: Span
+    rule: str | None = None
+
+
+@dataclass
+class Ruleset:
+    game: GameInfo
+    components: dict[str, ComponentKind]
+    variables: dict[str, VarDecl]
+    zones: dict[str, ZoneDecl]
+    boards: dict[str, BoardDecl]
+    defines: dict[str, DefineDecl]
+    setup: list[Effect]
+    flow: list[FlowNode]
+    actions: dict[str, ActionDecl]
+    triggers: dict[str, TriggerDecl]
+    end: list[EndRule]
+    scoring: Scoring | None
+    files: list[str]
+    content_hash: str
+    root: str  # the folder or file it was loaded from

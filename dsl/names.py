@@ -1,0 +1,65 @@
+"""The global scope of a ruleset: every name an expression may read.
+
+Readers fetch from `ctx.state.vars` / `ctx.state.zones` (the interpreter's state
+layout) so that compiled expressions need no lookup by declaration at run time.
+"""
+from __future__ import annotations
+
+from .model import Ruleset, VarDecl, ZoneDecl
+from .scope import Scope, Symbol
+from .types import ANY, INT, STR, item_of, list_of, map_of
+
+
+def _var_reader(name):
+    def read(ctx):
+        return ctx.state.vars[name]
+    return read
+
+
+def _zone_reader(name):
+    def read(ctx):
+        return ctx.state.zones[name]
+    return read
+
+
+def var_type(decl: VarDecl):
+    if decl.per is None:
+        return decl.type
+    return map_of(INT if decl.per == "player" else ANY, decl.type)
+
+
+def zone_type(decl: ZoneDecl):
+    items = list_of(item_of())
+    if decl.per is None:
+        return items
+    return map_of(INT if decl.per == "player" else ANY, items)
+
+
+def global_scope(rs: Ruleset, define_readers: dict | None = None) -> Scope:
+    symbols: dict[str, Symbol] = {}
+    for decl in rs.variables.values():
+        kind = "var" if decl.per is None else ("player_var" if decl.per == "player" else "keyed_var")
+        symbols[decl.name] = Symbol(decl.name, var_type(decl), _var_reader(decl.name), kind, decl.span)
+    for decl in rs.zones.values():
+        kind = "zone" if decl.per is None else ("player_zone" if decl.per == "player" else "keyed_zone")
+        symbols[decl.name] = Symbol(decl.name, zone_type(decl), _zone_reader(decl.name), kind, decl.span)
+    options = {name: o.default for name, o in rs.game.options.items()}
+    symbols["options"] = Symbol("options", map_of(STR, ANY), lambda ctx: ctx.options, "const",
+                                rs.game.span, meta={"keys": sorted(options)})
+    for decl in rs.defines.values():
+        reader = (define_readers or {}).get(decl.name, _unavailable(decl.name))
+        kind = "function" if decl.params else "define"
+        symbols[decl.name] = Symbol(decl.name, ANY, reader, kind, decl.span, meta={"params": decl.params})
+    item_kinds = {k.name: dict(k.fields) for k in rs.components.values()}
+    item_props = {k.name: {p: d.type for p, d in k.props.items()} | {"face": STR}
+                  for k in rs.components.values()}
+    return Scope(symbols, item_kinds=item_kinds, item_props=item_props)
+
+
+def _unavailable(name):
+    def read(ctx):
+        raise RuntimeError(f"definition '{name}' was read before it was compiled")
+    return read
+
+
+__all__ = ["global_scope", "var_type", "zone_type", "item_of", "ANY"]

@@ -1,0 +1,33 @@
+"""Runtime values that are not plain Python data: component items.
+
+Everything else an expression sees is an int, bool, str, None, tuple (a list)
+or dict (a map, never mutated in place).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, eq=False)
+class Item:
+    """One physical component (a card, tile, token).  Identity is its id."""
+
+    id: str
+    kind: str
+    fields: MappingProxyType = field(repr=False)
+
+    def __eq__(self, other):
+        return isinstance(other, Item) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __lt__(self, other):
+        return self.id < other.id
+
+    def __repr__(self):
+        return self.id
+
+    def __str__(self):
+        return self.id

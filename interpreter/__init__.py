@@ -1,0 +1,16 @@
+"""The interpreter: compile a checked ruleset once, then run games of it.
+
+    from meeple.interpreter import load_game
+    game = load_game("tic-tac-toe", players=2)
+"""
+from __future__ import annotations
+
+from .context import RuleError
+from .game import Game
+from .loading import find_ruleset, load_game, load_rules, list_rulesets
+from .moves import IllegalMove, Move, Rejection
+from .outcome import Outcome
+from .state import State
+
+__all__ = ["Game", "IllegalMove", "Move", "Outcome", "Rejection", "RuleError", "State",
+           "find_ruleset", "list_rulesets", "load_game", "load_rules"]

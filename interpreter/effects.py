@@ -1,0 +1,285 @@
+"""Effect statements compiled to closures `run(ctx)` that write into ctx.state.
+
+After each statement the triggers are given a chance to fire, so a rule such
+as "the first player with two purple craftsmen opens the workshop at once"
+takes effect between two steps of the same action.
+"""
+from __future__ import annotations
+
+from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.values import Item
+
+from . import rng
+from .context import RuleError
+from .store import find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
+from .targets import PropPlace, VarPlace, compile_place
+
+OPS = {
+    "=": None,
+    "+=": lambda a, b: a + b,
+    "-=": lambda a, b: a - b,
+    "*=": lambda a, b: a * b,
+}
+
+
+class EffectCompiler:
+    def __init__(self, rules):
+        self.rules = rules
+
+    def block(self, effects, scope):
+        steps = []
+        for effect in effects:
+            step = self.one(effect, scope)
+            if effect.kind == "let":
+                scope = scope.bind({n: None for n in effect.args["bindings"]})
+            steps.append(step)
+        after = self.rules.after_effect
+
+        def run(ctx):
+            for step, effect in zip(steps, effects):
+                try:
+                    step(ctx)
+                except EvalError as exc:
+                    raise RuleError(exc.code, exc.message, exc.span or effect.span, effect.rule) from None
+                after(ctx)
+        return run
+
+    def one(self, effect, scope):
+        return getattr(self, "e_" + effect.kind)(effect, scope)
+
+    # -- statements --------------------------------------------------------
+    def e_set(self, effect, scope):
+        compiled = []
+        for assign in effect.args["assignments"]:
+            place = compile_place(assign.target, scope, self.rules, "var")
+            value = compile_expr(assign.value, scope)
+            compiled.append((place, value, OPS[assign.op], assign.span))
+
+        def run(ctx):
+            for place_fn, value_fn, op, span in compiled:
+                place = place_fn(ctx)
+                value = value_fn(ctx)
+                if isinstance(place, VarPlace):
+                    if op is not None:
+                        current = _read(ctx, place, span)
+                        value = _combine(op, current, value, span)
+                    write_var(ctx, place.decl, place.keys, value, span)
+                else:
+                    if op is not None:
+                        value = _combine(op, ctx.item_prop(place.item, place.name), value, span)
+                    write_prop(ctx, place.item, place.name, value, span)
+        return run
+
+    def e_let(self, effect, scope):
+        fns = {n: compile_expr(e, scope) for n, e in effect.args["bindings"].items()}
+
+        def run(ctx):
+            for name, fn in fns.items():
+                ctx.bindings[name] = fn(ctx)
+        return run
+
+    def e_if(self, effect, scope):
+        cond = compile_expr(effect.args["cond"], scope)
+        then, orelse = self.block(effect.args["then"], scope), self.block(effect.args["else"], scope)
+
+        def run(ctx):
+            if cond(ctx) is True:
+                then(ctx)
+            else:
+                orelse(ctx)
+        return run
+
+    def e_for(self, effect, scope):
+        var = effect.args["var"]
+        domain = compile_expr(effect.args["in"], scope)
+        body = self.block(effect.args["do"], scope.bind({var: None}))
+
+        def run(ctx):
+            had, old = var in ctx.bindings, ctx.bindings.get(var)
+            for value in _as_list(domain(ctx), effect.span):
+                ctx.charge(1)
+                ctx.bindings[var] = value
+                body(ctx)
+            if had:
+                ctx.bindings[var] = old
+            else:
+                ctx.bindings.pop(var, None)
+        return run
+
+    def e_move(self, effect, scope):
+        a = effect.args
+        items_fn = compile_expr(a["items"], scope) if a["items"] is not None else None
+        src = compile_place(a["from"], scope, self.rules, "zone") if a["from"] is not None else None
+        dst = compile_place(a["to"], scope, self.rules, "zone")
+        count = compile_expr(a["count"], scope) if a["count"] is not None else None
+        at, face = a["at"], a["face"]
+
+        def run(ctx):
+            state = ctx.state
+            to = dst(ctx)
+            if items_fn is not None:
+                value = items_fn(ctx)
+                items = (value,) if isinstance(value, Item) else _as_list(value, effect.span)
+                where = None
+                if src is not None:
+                    s = src(ctx)
+                    where = (s.name, s.key)
+                for item in items:
+                    if not isinstance(item, Item):
+                        raise RuleError("R705", f"only items can be moved, not {item!r}", effect.span, effect.rule)
+                    if not remove_item(state, item, where):
+                        place = f"{where[0]}" if where else "any zone"
+                        raise RuleError("R705", f"{item.id} is not in {place}", effect.span, effect.rule)
+            else:
+                s = src(ctx)
+                n = 1 if count is None else count(ctx)
+                contents = zone_get(state, s.name, s.key)
+                n = max(0, min(n, len(contents)))
+                if s.decl.kind == "bag":
+                    picked = []
+                    rest = list(contents)
+                    for _ in range(n):
+                        state.rng, i = rng.below(state.rng, len(rest))
+                        picked.append(rest.pop(i))
+                    items, remaining = tuple(picked), tuple(rest)
+                else:
+                    items, remaining = contents[:n], contents[n:]
+                zone_set(state, s.name, s.key, remaining)
+            _put(ctx, to, items, at, face)
+        return run
+
+    def e_shuffle(self, effect, scope):
+        place = compile_place(effect.args["zone"], scope, self.rules, "zone")
+
+        def run(ctx):
+            z = place(ctx)
+            state = ctx.state
+            state.rng, mixed = rng.shuffled(state.rng, zone_get(state, z.name, z.key))
+            zone_set(state, z.name, z.key, mixed)
+        return run
+
+    def e_deal(self, effect, scope):
+        a = effect.args
+        count = compile_expr(a["count"], scope)
+        src = compile_place(a["from"], scope, self.rules, "zone")
+        to = a["to"]
+        players = compile_expr(a["players"], scope) if a["players"] is not None else None
+        face = a["face"]
+        if to not in self.rules.zones or self.rules.zones[to].per != "player":
+            raise RuleError("T408", f"'{to}' is not a per-player zone", effect.span, effect.rule)
+        to_decl = self.rules.zones[to]
+
+        from .targets import ZonePlace
+
+        def run(ctx):
+            state = ctx.state
+            s = src(ctx)
+            who = list(players(ctx)) if players else list(range(ctx.player_count))
+            for _ in range(count(ctx)):
+                for p in who:
+                    contents = zone_get(state, s.name, s.key)
+                    if not contents:
+                        return
+                    zone_set(state, s.name, s.key, contents[1:])
+                    _put(ctx, ZonePlace(to, p, to_decl), contents[:1], "bottom", face)
+        return run
+
+    def e_flip(self, effect, scope):
+        items_fn = compile_expr(effect.args["items"], scope)
+        face = effect.args["face"]
+
+        def run(ctx):
+            value = items_fn(ctx)
+            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+                new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
+                write_prop(ctx, item, "face", new, effect.span)
+        return run
+
+    def e_reveal(self, effect, scope):
+        items_fn = compile_expr(effect.args["items"], scope)
+        to_fn = compile_expr(effect.args["to"], scope)
+
+        def run(ctx):
+            value = items_fn(ctx)
+            who = to_fn(ctx)
+            who = (who,) if isinstance(who, int) else tuple(who)
+            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+                seen = frozenset(ctx.item_prop(item, "seen_by") or ()) | frozenset(who)
+                write_prop(ctx, item, "seen_by", tuple(sorted(seen)), effect.span)
+        return run
+
+    def e_pass_zones(self, effect, scope):
+        name = effect.args["zone"]
+        direction = compile_expr(effect.args["direction"], scope)
+        if name not in self.rules.zones or self.rules.zones[name].per != "player":
+            raise RuleError("T408", f"'{name}' is not a per-player zone", effect.span, effect.rule)
+
+        def run(ctx):
+            d = direction(ctx)
+            old = ctx.state.zones[name]
+            n = len(old)
+            ctx.state.zones[name] = tuple(old[(p - d) % n] for p in range(n))
+        return run
+
+    def e_emit(self, effect, scope):
+        event = effect.args["event"]
+        payload = {k: compile_expr(v, scope) for k, v in effect.args["with"].items()}
+        fire = self.rules.fire_event
+
+        def run(ctx):
+            fire(ctx, event, {k: fn(ctx) for k, fn in payload.items()})
+        return run
+
+    def e_end_game(self, effect, scope):
+        reason = effect.args["reason"] or "the rules ended the game"
+
+        def run(ctx):
+            ctx.state.over = True
+            ctx.state.end_reason = reason
+        return run
+
+    def e_log(self, effect, scope):
+        message = compile_expr(effect.args["message"], scope)
+
+        def run(ctx):
+            ctx.state.log = ctx.state.log + (str(message(ctx)),)
+        return run
+
+
+def _put(ctx, place, items, at, face):
+    state = ctx.state
+    contents = zone_get(state, place.name, place.key)
+    contents = tuple(items) + contents if at == "top" else contents + tuple(items)
+    zone_set(state, place.name, place.key, contents)
+    new_face = face or place.decl.face
+    for item in items:
+        if ctx.item_prop(item, "face") != new_face:
+            write_prop(ctx, item, "face", new_face, None)
+
+
+def _read(ctx, place: VarPlace, span):
+    try:
+        return read_in(ctx.state.vars[place.decl.name], place.keys)
+    except (KeyError, IndexError, TypeError):
+        raise RuleError("R704", f"{place.decl.name} has no element {list(place.keys)}", span) from None
+
+
+def _combine(op, a, b, span):
+    try:
+        if isinstance(a, bool) or isinstance(b, bool):
+            raise TypeError
+        return op(a, b)
+    except TypeError:
+        raise RuleError("R701", f"cannot combine {a!r} and {b!r}", span) from None
+
+
+def _as_list(value, span):
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    if isinstance(value, dict):
+        return tuple(value)
+    raise RuleError("R701", f"expected a list, found {value!r}", span)
+
+
+__all__ = ["EffectCompiler", "find_item"]

@@ -1,0 +1,85 @@
+"""Why a move is illegal, in the words of the ruleset: the failed requirement's
+reason and its rulebook citation, or what was wrong with the move's text."""
+from __future__ import annotations
+
+import re
+
+from .context import Ctx
+from .moves import PASS, Rejection, cost_shortfall, format_value
+
+_MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
+
+
+def _split_args(text: str) -> list[str]:
+    depth, start, out = 0, 0, []
+    for i, ch in enumerate(text):
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    if text[start:]:
+        out.append(text[start:])
+    return out
+
+
+def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
+    if state.over:
+        return Rejection("M806", "the game is over")
+    match = _MOVE.match(text)
+    if not match:
+        return Rejection("M802", f"'{text}' is not a move; write action or action(param=value,...)")
+    name = match.group("name")
+    point = game.rules.points[state.pc]
+    acting = game.current_players(state)
+    if player is not None and player not in acting:
+        return Rejection("M805", f"it is not player {player}'s turn (to move: {', '.join(map(str, acting))})")
+    who = player if player is not None else (acting[0] if acting else None)
+    if name == PASS:
+        if point.allow_pass:
+            return Rejection("M808", "pass takes no parameters")
+        return Rejection("M807", "passing is not allowed here", point.rule)
+    if name not in game.rules.actions:
+        known = ", ".join(point.actions) or "(none)"
+        return Rejection("M801", f"there is no action '{name}'; possible now: {known}")
+    action = game.rules.actions[name]
+    if name not in point.actions:
+        where = f" in phase '{state.phase}'" if state.phase else ""
+        return Rejection("M807", f"'{name}' cannot be taken now{where}; possible now: "
+                         f"{', '.join(point.actions) or '(none)'}", point.rule)
+    given = {}
+    for part in _split_args(match.group("args") or ""):
+        key, eq, value = part.partition("=")
+        if not eq:
+            return Rejection("M802", f"parameter '{part}' must be written name=value")
+        given[key] = value
+    declared = [p[0] for p in action.params]
+    for key in given:
+        if key not in declared:
+            return Rejection("M802", f"'{name}' has no parameter '{key}'; parameters: "
+                             f"{', '.join(declared) or '(none)'}")
+    ctx = Ctx(game, state)
+    ctx.bindings["player"] = who
+    for pname, domain_fn in action.params:
+        if pname not in given:
+            return Rejection("M802", f"'{name}' needs the parameter '{pname}'")
+        domain = tuple(domain_fn(ctx))
+        chosen = [v for v in domain if format_value(v) == given[pname]]
+        if not chosen:
+            shown = ", ".join(format_value(v) for v in domain[:12]) + (", ..." if len(domain) > 12 else "")
+            return Rejection("M803", f"{pname}={given[pname]} is not possible; choices: {shown or '(none)'}",
+                             action.rule)
+        ctx.bindings[pname] = chosen[0]
+    for fn, reason, rule, _ in action.checks:
+        if fn(ctx) is not True:
+            return Rejection("M804", reason, rule)
+    for place_fn, amount_fn, _ in action.costs:
+        short = cost_shortfall(ctx, place_fn, amount_fn)
+        if short is not None:
+            place = place_fn(ctx)
+            has, needs = short
+            return Rejection("M809", f"cannot pay {needs} {place.decl.name} (has {has})",
+                             action.rule or place.decl.rule)
+    return Rejection("M810", f"'{text}' is not legal here", action.rule)

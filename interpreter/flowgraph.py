@@ -1,0 +1,200 @@
+"""The structured flow compiled to a graph of control points (networkx DiGraph).
+
+Each node is one control point: a decision (choose / simultaneous / respond),
+an automatic step (effects, a local assignment, a branch, a chance draw,
+entering a phase, a label checkpoint) or the end.  The interpreter keeps the
+current node id in `state.pc` and walks the graph; the same graph is what
+`meeple graph --flow` exports.
+
+Building runs backwards, in continuation-passing style: every structured node
+is compiled knowing the id of the node that follows it.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.types import INT
+
+
+class Point:
+    """One control point.  `next` is the usual successor; `alt` the else-branch."""
+
+    __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "player_fn",
+                 "allow_pass", "span", "rule", "label", "var", "turn_var", "phase")
+
+    def __init__(self, id, op, **kw):
+        self.id, self.op = id, op
+        self.next = self.alt = self.fn = self.player_fn = None
+        self.name = self.kind = self.label = self.var = self.turn_var = None
+        self.actions, self.cont = (), {}
+        self.allow_pass = False
+        self.span = self.rule = None
+        self.phase = ""
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+class FlowBuilder:
+    def __init__(self, rules):
+        self.rules = rules
+        self.points: list[Point] = []
+        self.graph = nx.DiGraph()
+
+    def add(self, op, **kw) -> Point:
+        p = Point(len(self.points), op, **kw)
+        self.points.append(p)
+        return p
+
+    # -- building --------------------------------------------------------------
+    def build(self, flow, scope) -> int:
+        end = self.add("end")
+        start = self.seq(flow, scope, end.id, turn_var=None, phase="")
+        self._export()
+        return start
+
+    def seq(self, nodes, scope, k: int, turn_var, phase) -> int:
+        for node in reversed(nodes):
+            k = self.one(node, scope, k, turn_var, phase)
+        return k
+
+    def one(self, node, scope, k, turn_var, phase) -> int:
+        if node.label:
+            k = self.add("checkpoint", label=node.label, next=k, span=node.span).id
+        return getattr(self, "f_" + node.kind)(node, scope, k, turn_var, phase)
+
+    def f_phase(self, node, scope, k, turn_var, phase):
+        name = node.args["name"]
+        body = self.seq(node.body, scope, k, turn_var, name)
+        return self.add("phase", name=name, next=body, span=node.span, rule=node.rule, phase=name).id
+
+    def f_effects(self, node, scope, k, turn_var, phase):
+        fn = self.rules.effects.block(node.args["effects"], scope)
+        return self.add("exec", fn=fn, next=k, span=node.span, rule=node.rule, phase=phase).id
+
+    def f_if(self, node, scope, k, turn_var, phase):
+        cond = compile_expr(node.args["cond"], scope)
+        branch = self.add("branch", fn=cond, span=node.span, rule=node.rule, phase=phase)
+        branch.next = self.seq(node.body, scope, k, turn_var, phase)
+        branch.alt = self.seq(node.orelse, scope, k, turn_var, phase)
+        return branch.id
+
+    def f_loop(self, node, scope, k, turn_var, phase):
+        a = node.args
+        if "times" in a:
+            counter = f"__loop{len(self.points)}"
+            times = compile_expr(a["times"], scope)
+            test = self.add("branch", fn=lambda ctx: ctx.bindings[counter] > 0, alt=k, span=node.span,
+                            phase=phase)
+            dec = self.add("assign", var=counter, fn=lambda ctx: ctx.bindings[counter] - 1, phase=phase)
+            dec.next = self.seq(node.body, scope, test.id, turn_var, phase)
+            test.next = dec.id
+            return self.add("assign", var=counter, fn=times, next=test.id, span=node.span, phase=phase).id
+        if "while" in a or "until" in a:
+            cond = compile_expr(a.get("while") or a.get("until"), scope)
+            fn = cond if "while" in a else (lambda ctx, c=cond: not c(ctx))
+            test = self.add("branch", fn=fn, alt=k, span=node.span, rule=node.rule, phase=phase)
+            test.next = self.seq(node.body, scope, test.id, turn_var, phase)
+            return test.id
+        head = self.add("nop", span=node.span, phase=phase)
+        head.next = self.seq(node.body, scope, head.id, turn_var, phase)
+        return head.id
+
+    def _iterate(self, node, scope, k, var, domain_expr, turn_var, phase):
+        tag = len(self.points)
+        lst, idx = f"__list{tag}", f"__index{tag}"
+        domain = compile_expr(domain_expr, scope)
+        inner = scope.bind({var: INT if node.kind == "turns" else None})
+        test = self.add("branch", fn=lambda ctx: ctx.bindings[idx] < len(ctx.bindings[lst]), alt=k,
+                        span=node.span, phase=phase)
+        step = self.add("assign", var=idx, fn=lambda ctx: ctx.bindings[idx] + 1, phase=phase)
+        bind = self.add("assign", var=var, fn=lambda ctx: ctx.bindings[lst][ctx.bindings[idx]],
+                        next=step.id, phase=phase, name=node.kind)
+        step.next = self.seq(node.body, inner, test.id, var if node.kind == "turns" else turn_var, phase)
+        test.next = bind.id
+        zero = self.add("assign", var=idx, fn=lambda ctx: 0, next=test.id, phase=phase)
+        return self.add("assign", var=lst, fn=lambda ctx: tuple(domain(ctx)), next=zero.id,
+                        span=node.span, rule=node.rule, phase=phase).id
+
+    def f_for(self, node, scope, k, turn_var, phase):
+        return self._iterate(node, scope, k, node.args["var"], node.args["in"], turn_var, phase)
+
+    def f_turns(self, node, scope, k, turn_var, phase):
+        return self._iterate(node, scope, k, node.args["var"], node.args["players"], turn_var, phase)
+
+    def _decide(self, node, scope, k, turn_var, phase, kind):
+        names = [n for n, _ in node.args["actions"] if n]
+        point = self.add("decide", kind=kind, next=k, span=node.span, rule=node.rule, phase=phase,
+                         turn_var=turn_var, label=node.label)
+        point.actions = tuple(n for n in names if n != "pass")
+        point.allow_pass = bool(node.args.get("pass")) or "pass" in names
+        if kind == "choose":
+            if node.args.get("player") is not None:
+                point.player_fn = compile_expr(node.args["player"], scope)
+            elif turn_var:
+                point.player_fn = lambda ctx, v=turn_var: ctx.bindings[v]
+            else:
+                point.player_fn = lambda ctx: 0
+        else:
+            players = node.args.get("players")
+            point.player_fn = compile_expr(players, scope) if players is not None else \
+                (lambda ctx: tuple(range(ctx.player_count)))
+        for name in point.actions:
+            action = self.rules.ruleset.actions[name]
+            if kind == "choose" and action.then:
+                inner = self.rules.action_scope(action, scope)
+                point.cont[name] = self.seq(action.then, inner, k, turn_var, phase)
+            else:
+                point.cont[name] = k
+        return point.id
+
+    def f_choose(self, node, scope, k, turn_var, phase):
+        return self._decide(node, scope, k, turn_var, phase, "choose")
+
+    def f_simultaneous(self, node, scope, k, turn_var, phase):
+        decide = self._decide(node, scope, k, turn_var, phase, "simultaneous")
+        point = self.points[decide]
+        return self.add("sim_start", fn=point.player_fn, next=decide, span=node.span, phase=phase).id
+
+    def f_respond(self, node, scope, k, turn_var, phase):
+        decide = self._decide(node, scope, k, turn_var, phase, "respond")
+        point = self.points[decide]
+        point.allow_pass = True
+        point.var = f"__respond{decide}"
+        return self.add("respond_start", var=point.var, fn=point.player_fn, next=decide, span=node.span,
+                        phase=phase).id
+
+    def f_chance(self, node, scope, k, turn_var, phase):
+        return self.add("chance", var=node.args["var"], fn=compile_expr(node.args["from"], scope), next=k,
+                        span=node.span, rule=node.rule, phase=phase).id
+
+    # -- export ------------------------------------------------------------------
+    def _export(self):
+        g = self.graph
+        for p in self.points:
+            attrs = {"op": p.op, "phase": p.phase or ""}
+            if p.op == "decide":
+                attrs["kind"] = p.kind
+                attrs["actions"] = ",".join(p.actions) + (",pass" if p.allow_pass else "")
+            if p.label:
+                attrs["label"] = p.label
+            if p.name:
+                attrs["name"] = p.name
+            if p.span is not None:
+                attrs["source"] = str(p.span)
+            if p.rule:
+                attrs["rule"] = p.rule
+            g.add_node(p.id, **attrs)
+        for p in self.points:
+            if p.op == "decide":
+                for action, target in p.cont.items():
+                    g.add_edge(p.id, target, move=action)
+                if p.allow_pass or p.kind != "choose":
+                    g.add_edge(p.id, p.next, move="pass" if p.allow_pass else "all decided")
+                if p.kind == "respond":
+                    g.add_edge(p.id, p.id, move="next responder")
+            else:
+                if p.next is not None:
+                    g.add_edge(p.id, p.next, move="" if p.op != "branch" else "true")
+                if p.alt is not None:
+                    g.add_edge(p.id, p.alt, move="false")

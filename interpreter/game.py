@@ -1,0 +1,341 @@
+"""The game API: a compiled ruleset bound to a player count and options.
+
+    game = load_game("tic-tac-toe", players=2)
+    state = game.new_state(seed=1)
+    game.legal_moves(state)        -> tuple[Move, ...], deterministic order
+    game.apply(state, move)        -> a new State (the input is never changed)
+    game.is_terminal(state); game.outcome(state); game.view(state, player)
+
+`apply` rejects an illegal move with `IllegalMove`, whose `rejection` holds the
+reason and the rulebook citation.
+"""
+from __future__ import annotations
+
+from meeple.dsl.eval_errors import EvalError
+
+from . import rng
+from .context import Ctx, RuleError
+from .moves import PASS, IllegalMove, Move, Rejection, enumerate_action
+from .outcome import Outcome, compute_outcome
+from .state import State
+
+STEP_LIMIT = 100_000
+
+
+class Game:
+    def __init__(self, rules, players: int, options: dict | None = None):
+        info = rules.ruleset.game
+        if not info.min_players <= players <= info.max_players:
+            raise ValueError(f"{info.name} is for {info.min_players}-{info.max_players} players, not {players}")
+        self.rules = rules
+        self.name = info.name
+        self.player_count = players
+        self.options = {k: o.default for k, o in info.options.items()}
+        for k, v in (options or {}).items():
+            if k not in self.options:
+                raise ValueError(f"unknown option '{k}'; options: {', '.join(self.options) or '(none)'}")
+            decl = info.options[k]
+            if decl.choices is not None and v not in decl.choices:
+                raise ValueError(f"option '{k}' must be one of {list(decl.choices)}")
+            self.options[k] = v
+        self.options = {k: _as_value(v) for k, v in self.options.items()}
+        self.boards = rules.boards
+        self.items = rules.items
+        self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
+
+    # ctx.game protocol -------------------------------------------------------------
+    def items_of(self, kind: str) -> tuple:
+        return self.rules.items_by_kind.get(kind, ())
+
+    def prop_default(self, item, name):
+        entry = self.rules.prop_defaults.get((item.kind, name))
+        if entry is None:
+            return "up" if name == "face" else None
+        decl, fn = entry
+        if fn is None:
+            return None
+        return fn(_ItemCtx(self, item))
+
+    # -- new game ---------------------------------------------------------------------
+    def new_state(self, seed: int = 0) -> State:
+        state = State()
+        state.rng = rng.seed_state(seed)
+        ctx = Ctx(self, state)
+        n = self.player_count
+        for name, (decl, per, init) in self.rules.initials.items():
+            state.vars[name] = self._initial(ctx, decl, per, init, default=_default_of(decl))
+        for name, (decl, per, init) in self.rules.zone_initials.items():
+            state.zones[name] = self._initial(ctx, decl, per, init, default=(), zone=True)
+        self._place_faces(ctx)
+        try:
+            self.rules.setup(ctx)
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span) from None
+        state.pc = self.rules.start
+        state.locals = {}
+        self._advance(state)
+        _ = n
+        return state
+
+    def _initial(self, ctx, decl, per, init, default, zone=False):
+        def value(bindings):
+            if init is None:
+                return default
+            ctx.bindings.update(bindings)
+            try:
+                v = init(ctx)
+            except EvalError as exc:
+                raise RuleError(exc.code, exc.message, exc.span or decl.span, decl.rule) from None
+            if zone:
+                v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+            else:
+                from .store import check_bounds
+                v = check_bounds(decl, v, decl.name, decl.span)
+            return v
+        if decl.per is None:
+            return value({})
+        if decl.per == "player":
+            return tuple(value({"player": p}) for p in range(self.player_count))
+        return {k: value({"key": k}) for k in per(ctx)}
+
+    def _place_faces(self, ctx):
+        for name, (decl, _, _) in self.rules.zone_initials.items():
+            if decl.face == "down":
+                z = ctx.state.zones[name]
+                groups = [z] if decl.per is None else (z.values() if isinstance(z, dict) else z)
+                for group in groups:
+                    for item in group:
+                        ctx.state.props[item.id] = {**ctx.state.props.get(item.id, {}), "face": "down"}
+
+    # -- whose turn --------------------------------------------------------------------
+    def current_players(self, state: State) -> tuple:
+        if state.over:
+            return ()
+        point = self.rules.points[state.pc]
+        if point.op != "decide":
+            return ()
+        if point.kind == "simultaneous":
+            return state.pending
+        return (self._decider(state, point),)
+
+    def _decider(self, state, point) -> int:
+        ctx = Ctx(self, state)
+        if point.kind == "respond":
+            order, who, _ = state.locals[point.var]
+            return order[who]
+        p = point.player_fn(ctx)
+        if not isinstance(p, int) or not 0 <= p < self.player_count:
+            raise RuleError("R707", f"the deciding player must be 0..{self.player_count - 1}, got {p!r}",
+                            point.span, point.rule)
+        return p
+
+    def is_terminal(self, state: State) -> bool:
+        return state.over
+
+    # -- legal moves ---------------------------------------------------------------------
+    def legal_moves(self, state: State, player: int | None = None) -> tuple:
+        if state._moves is None:
+            state._moves = self._all_moves(state)
+        if player is None:
+            return state._moves
+        return tuple(m for m in state._moves if m.player == player)
+
+    def _all_moves(self, state) -> tuple:
+        if state.over:
+            return ()
+        point = self.rules.points[state.pc]
+        if point.op != "decide":
+            return ()
+        out: list = []
+        for player in self.current_players(state):
+            ctx = Ctx(self, state)
+            for name in point.actions:
+                try:
+                    enumerate_action(ctx, self.rules.actions[name], player, out)
+                except EvalError as exc:
+                    action = self.rules.actions[name]
+                    raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
+            if point.allow_pass:
+                out.append(Move(player, PASS))
+        return tuple(out)
+
+    # -- apply -----------------------------------------------------------------------------
+    def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
+        if isinstance(move, str):
+            move = self.parse_move(state, move, player)
+        elif move not in self.legal_moves(state):
+            raise IllegalMove(str(move), self.explain(state, str(move), move.player))
+        new = state.copy()
+        point = self.rules.points[state.pc]
+        ctx = Ctx(self, new)
+        if move.action != PASS:
+            action = self.rules.actions[move.action]
+            ctx.bindings["player"] = move.player
+            ctx.bindings.update(move.args)
+            try:
+                for place_fn, amount_fn, span in action.costs:
+                    place = place_fn(ctx)
+                    from .store import read_in, write_var
+                    current = read_in(new.vars[place.decl.name], place.keys)
+                    write_var(ctx, place.decl, place.keys, current - amount_fn(ctx), span)
+                action.effects(ctx)
+            except EvalError as exc:
+                raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
+            if action.has_then and point.kind == "choose":
+                new.locals.update(move.args)
+        new.move_count += 1
+        self._after_move(new, point, move)
+        self._check_end(ctx)
+        self._advance(new)
+        return new
+
+    def _after_move(self, state, point, move):
+        if point.kind == "choose":
+            state.pc = point.cont[move.action] if move.action != PASS else point.next
+        elif point.kind == "simultaneous":
+            state.pending = tuple(p for p in state.pending if p != move.player)
+        elif point.kind == "respond":
+            order, who, passes = state.locals[point.var]
+            passes = passes + 1 if move.action == PASS else 0
+            state.locals[point.var] = (order, (who + 1) % len(order), passes)
+            if passes >= len(order):
+                del state.locals[point.var]
+                state.pc = point.next
+
+    def _check_end(self, ctx):
+        state = ctx.state
+        if state.over:
+            return
+        for fn, rule in self.rules.end_rules:
+            try:
+                hit = fn(ctx) is True
+            except EvalError as exc:
+                raise RuleError(exc.code, exc.message, exc.span or rule.span, rule.rule) from None
+            if hit:
+                if rule.after == "now":
+                    state.over = True
+                    state.end_reason = rule.reason or "an end condition was met"
+                    return
+                if state.ending is None:
+                    state.ending = rule.after
+                    state.end_reason = rule.reason or f"an end condition was met; the {rule.after} is finished"
+
+    def _advance(self, state: State):
+        """Run automatic control points until a decision, or the end."""
+        points = self.rules.points
+        for _ in range(STEP_LIMIT):
+            if state.over:
+                return
+            point = points[state.pc]
+            op = point.op
+            if op == "decide":
+                if point.kind == "simultaneous":
+                    if state.pending:
+                        return
+                    state.pc = point.next
+                    continue
+                state._moves = None
+                if self.legal_moves(state):
+                    return
+                # Nobody can act here: a choose is skipped, a responder passes.
+                state._moves = None
+                if point.kind == "respond":
+                    self._after_move(state, point, Move(self._decider(state, point), PASS))
+                else:
+                    state.pc = point.next
+                continue
+            ctx = Ctx(self, state)
+            try:
+                if op == "exec":
+                    point.fn(ctx)
+                    self._check_end(ctx)
+                    state.pc = point.next
+                elif op == "assign":
+                    state.locals[point.var] = point.fn(ctx)
+                    state.pc = point.next
+                elif op == "branch":
+                    state.pc = point.next if point.fn(ctx) is True else point.alt
+                elif op == "phase":
+                    state.phase = point.name
+                    state.pc = point.next
+                elif op == "checkpoint":
+                    if state.ending == point.label:
+                        state.over = True
+                        return
+                    state.pc = point.next
+                elif op == "sim_start":
+                    state.pending = tuple(point.fn(ctx))
+                    state.pc = point.next
+                elif op == "respond_start":
+                    order = tuple(point.fn(ctx))
+                    state.locals[point.var] = (order, 0, 0)
+                    state.pc = point.next
+                    if not order:
+                        del state.locals[point.var]
+                        state.pc = points[point.next].next
+                elif op == "chance":
+                    outcomes = tuple(point.fn(ctx))
+                    if not outcomes:
+                        raise RuleError("R708", "a chance step has no outcomes", point.span, point.rule)
+                    state.rng, i = rng.below(state.rng, len(outcomes))
+                    state.locals[point.var] = outcomes[i]
+                    state.pc = point.next
+                elif op == "nop":
+                    state.pc = point.next
+                elif op == "end":
+                    state.over = True
+                    state.end_reason = state.end_reason or "the flow of play is complete"
+                    return
+            except EvalError as exc:
+                raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
+                        points[state.pc].span)
+
+    # -- moves as text ------------------------------------------------------------------------
+    def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
+        text = "".join(text.split())
+        for m in self.legal_moves(state):
+            if str(m) == text and (player is None or m.player == player):
+                return m
+        raise IllegalMove(text, self.explain(state, text, player))
+
+    def explain(self, state: State, text: str, player: int | None = None) -> Rejection:
+        from .explain import explain_rejection
+        return explain_rejection(self, state, text, player)
+
+    # -- results ----------------------------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome:
+        return compute_outcome(self, state)
+
+    def view(self, state: State, player: int) -> dict:
+        from .views import player_view
+        return player_view(self, state, player)
+
+
+def _as_value(v):
+    """Options come from YAML or the command line; lists become the language's tuples."""
+    if isinstance(v, list):
+        return tuple(_as_value(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _as_value(x) for k, x in v.items()}
+    return v
+
+
+def _default_of(decl):
+    t = decl.type.name
+    return {"int": 0, "bool": False, "str": "", "list": (), "map": {}}.get(t, None) if decl.min is None \
+        else decl.min
+
+
+class _ItemCtx:
+    """Enough of a context to compute an item property's default."""
+
+    def __init__(self, game, item):
+        self.game, self.bindings, self.player_count = game, {"item": item}, game.player_count
+        self.options, self.cost, self.state = game.options, 0, None
+
+    def charge(self, n=1):
+        pass
+
+    def item_prop(self, item, name):
+        return self.game.prop_default(item, name)

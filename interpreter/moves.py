@@ -1,0 +1,128 @@
+"""Moves: one canonical text form, enumeration from an action's parameter
+domains and requirements, and the explanation of why a move is illegal.
+
+Legality and effect come from the same action declaration; there is no
+second, hand-written list of moves.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from meeple.dsl.values import Item
+
+from .store import read_in
+
+_BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+def format_value(v) -> str:
+    if isinstance(v, Item):
+        return v.id
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, str):
+        return v if _BARE.match(v) and v not in ("true", "false", "none") else repr(v)
+    if isinstance(v, (tuple, list)):
+        return "[" + ",".join(format_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{format_value(k)}:{format_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Move:
+    player: int
+    action: str
+    args: tuple = ()  # ((name, value), ...) in declaration order
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.action
+        return f"{self.action}(" + ",".join(f"{k}={format_value(v)}" for k, v in self.args) + ")"
+
+    @property
+    def text(self) -> str:
+        return str(self)
+
+    def arg(self, name):
+        for k, v in self.args:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+
+PASS = "pass"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a move is not legal: a code, a reason, and the rule it cites."""
+
+    code: str
+    reason: str
+    rule: str | None = None
+
+    def __str__(self):
+        return self.reason + (f" (rule {self.rule})" if self.rule else "")
+
+
+class IllegalMove(Exception):
+    def __init__(self, move_text: str, rejection: Rejection):
+        self.move_text, self.rejection = move_text, rejection
+        super().__init__(f"illegal move '{move_text}': {rejection}")
+
+
+def enumerate_action(ctx, action, player: int, out: list):
+    """Append every legal Move of `action` for `player` (ctx.bindings already hold locals)."""
+    params = action.params
+    bindings = ctx.bindings
+    bindings["player"] = player
+    checks = action.checks
+    costs = action.costs
+
+    def ok():
+        for fn, _, _, _ in checks:
+            if fn(ctx) is not True:
+                return False
+        for place_fn, amount_fn, _ in costs:
+            if cost_shortfall(ctx, place_fn, amount_fn) is not None:
+                return False
+        return True
+
+    if not params:
+        if ok():
+            out.append(Move(player, action.name))
+        return
+
+    names = [p[0] for p in params]
+    last = len(params) - 1
+
+    def rec(i, chosen):
+        name, domain_fn = params[i]
+        for value in domain_fn(ctx):
+            ctx.charge(1)
+            bindings[name] = value
+            if i == last:
+                if ok():
+                    out.append(Move(player, action.name, tuple(zip(names, chosen + (value,)))))
+            else:
+                rec(i + 1, chosen + (value,))
+    rec(0, ())
+
+
+def cost_shortfall(ctx, place_fn, amount_fn):
+    """None if the cost can be paid, else (has, needs)."""
+    place = place_fn(ctx)
+    amount = amount_fn(ctx)
+    decl = place.decl
+    try:
+        have = read_in(ctx.state.vars[decl.name], place.keys)
+    except (KeyError, IndexError, TypeError):
+        return (None, amount)
+    floor = decl.min if decl.min is not None else None
+    if floor is not None and have - amount < floor:
+        return (have, amount)
+    return None

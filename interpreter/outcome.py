@@ -1,0 +1,48 @@
+"""The end of a game as data: why it ended, scores, ranks and winners."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from meeple.dsl.eval_errors import EvalError
+
+from .context import Ctx, RuleError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    reason: str
+    scores: tuple  # per player (None when the ruleset has no score)
+    tiebreaks: tuple  # per player: tuple of tie-break values
+    ranks: tuple  # per player, 1 = best; equal ranks are ties
+    winners: tuple  # players; empty for a draw
+
+    def to_data(self) -> dict:
+        return {"reason": self.reason, "scores": list(self.scores), "ranks": list(self.ranks),
+                "winners": list(self.winners), "tiebreaks": [list(t) for t in self.tiebreaks]}
+
+
+def compute_outcome(game, state) -> Outcome | None:
+    if not state.over:
+        return None
+    rules = game.rules
+    n = game.player_count
+    ctx = Ctx(game, state)
+    span = rules.ruleset.scoring.span if rules.ruleset.scoring else None
+    try:
+        scores, tiebreaks = [], []
+        for p in range(n):
+            ctx.bindings["player"] = p
+            scores.append(rules.score_fn(ctx) if rules.score_fn else 0)
+            tiebreaks.append(tuple(fn(ctx) for fn in rules.tiebreak_fns))
+        keys = [(scores[p],) + tiebreaks[p] for p in range(n)]
+        ranks = tuple(1 + sum(1 for q in range(n) if keys[q] > keys[p]) for p in range(n))
+        if rules.winners_fn is not None:
+            ctx.bindings.pop("player", None)
+            winners = tuple(sorted(rules.winners_fn(ctx)))
+        else:
+            winners = tuple(p for p in range(n) if ranks[p] == 1)
+    except EvalError as exc:
+        raise RuleError(exc.code, exc.message, exc.span or span) from None
+    except TypeError:
+        raise RuleError("R701", "scores and tie-breakers must be comparable values", span) from None
+    return Outcome(state.end_reason, tuple(scores), tuple(tiebreaks), ranks, winners)

@@ -1,0 +1,252 @@
+"""A checked Ruleset compiled once into callables: the scope, the component
+items, boards as networkx graphs, actions, triggers, end rules, scoring and
+the flow graph.  Player count and options are not needed here; a `Game`
+binds them.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import networkx as nx
+
+from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.model import Ruleset
+from meeple.dsl.names import global_scope
+from meeple.dsl.types import INT
+from meeple.dsl.values import Item
+
+from .context import RuleError
+from .effects import EffectCompiler
+from .flowgraph import FlowBuilder
+from .targets import compile_place
+
+TRIGGER_LIMIT = 200
+
+
+@dataclass
+class CompiledAction:
+    name: str
+    params: list  # [(name, domain_fn)]
+    checks: list  # [(fn, reason, rule, span)]
+    costs: list  # [(place_fn, amount_fn, span)]
+    effects: object
+    decl: object
+    has_then: bool
+
+    @property
+    def rule(self):
+        return self.decl.rule
+
+
+class Rules:
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = rs = ruleset
+        self.variables = rs.variables
+        self.zones = rs.zones
+        self._define_fns: dict = {}
+        self.scope = global_scope(rs, self._define_readers())
+        self.items: dict[str, Item] = {}
+        self.items_by_kind: dict[str, tuple] = {}
+        for kind in rs.components.values():
+            made = []
+            for data in kind.items:
+                fields = {k: v for k, v in data.items() if not k.startswith("_") and k != "id"}
+                item = Item(str(data["id"]), kind.name, MappingProxyType(fields))
+                self.items[item.id] = item
+                made.append(item)
+            self.items_by_kind[kind.name] = tuple(made)
+        self.boards = {name: self._board(b) for name, b in rs.boards.items()}
+        self.effects = EffectCompiler(self)
+        self.triggers = []
+        self.event_triggers: dict[str, list] = {}
+        self._compile_defines()
+        self.actions = {name: self._action(a) for name, a in rs.actions.items()}
+        self._compile_triggers()
+        self.setup = self.effects.block(rs.setup, self.scope)
+        self.end_rules = [(compile_expr(e.when, self.scope), e) for e in rs.end]
+        self._compile_scoring()
+        self._compile_initials()
+        self.flow = FlowBuilder(self)
+        self.start = self.flow.build(rs.flow, self.scope)
+        self.points = self.flow.points
+
+    # -- pieces ----------------------------------------------------------------
+    def _board(self, decl):
+        g = nx.DiGraph() if decl.directed else nx.Graph()
+        g.graph["name"] = decl.name
+        for node, attrs in decl.nodes.items():
+            g.add_node(node, **attrs)
+        for a, b, attrs in decl.edges:
+            g.add_edge(a, b, **attrs)
+        return g
+
+    def _define_readers(self):
+        readers = {}
+        for name, decl in self.ruleset.defines.items():
+            if decl.params:
+                readers[name] = (lambda n: (lambda ctx: self._define_fns[n]))(name)
+            else:
+                readers[name] = (lambda n: (lambda ctx: self._define_fns[n](ctx)))(name)
+        return readers
+
+    def _compile_defines(self):
+        for name, decl in self.ruleset.defines.items():
+            if decl.params:
+                inner = self.scope.bind({p: None for p in decl.params})
+                body = compile_expr(decl.expr, inner)
+                self._define_fns[name] = _function(body, decl.params)
+            else:
+                self._define_fns[name] = compile_expr(decl.expr, self.scope)
+
+    def action_scope(self, decl, scope=None):
+        inner = (scope or self.scope).bind({"player": INT}, kind="param")
+        for name, _, _ in decl.params:
+            inner = inner.bind({name: None}, kind="param")
+        return inner
+
+    def _action(self, decl) -> CompiledAction:
+        scope = self.scope.bind({"player": INT}, kind="param")
+        params = []
+        for name, domain, _ in decl.params:
+            params.append((name, compile_expr(domain, scope)))
+            scope = scope.bind({name: None}, kind="param")
+        checks = [(compile_expr(c.cond, scope), c.reason, c.rule or decl.rule, c.span) for c in decl.require]
+        costs = []
+        for target, amount, span in decl.cost:
+            costs.append((compile_place(target, scope, self, "var"), compile_expr(amount, scope), span))
+        return CompiledAction(decl.name, params, checks, costs, self.effects.block(decl.effects, scope),
+                              decl, bool(decl.then))
+
+    def _compile_triggers(self):
+        for t in self.ruleset.triggers.values():
+            scope = self.scope
+            if t.on:
+                from meeple.dsl.walk import event_payloads
+                scope = scope.bind({n: None for n in event_payloads(self.ruleset).get(t.on, ())})
+            each = []
+            for name, domain in t.each:
+                each.append((name, compile_expr(domain, scope)))
+                scope = scope.bind({name: None})
+            when = compile_expr(t.when, scope) if t.when is not None else None
+            compiled = (t, each, when, None)
+            target = self.event_triggers.setdefault(t.on, []) if t.on else self.triggers
+            target.append(compiled)
+        # Effects are compiled after every trigger is registered, since they may fire others.
+        for group in [self.triggers, *self.event_triggers.values()]:
+            for i, (t, each, when, _) in enumerate(group):
+                scope = self.scope
+                if t.on:
+                    from meeple.dsl.walk import event_payloads
+                    scope = scope.bind({n: None for n in event_payloads(self.ruleset).get(t.on, ())})
+                scope = scope.bind({n: None for n, _ in each}) if each else scope
+                group[i] = (t, each, when, self.effects.block(t.effects, scope))
+
+    def _compile_scoring(self):
+        sc = self.ruleset.scoring
+        pscope = self.scope.bind({"player": INT})
+        self.score_fn = compile_expr(sc.score, pscope) if sc and sc.score is not None else None
+        self.tiebreak_fns = [compile_expr(t, pscope) for t in (sc.tiebreak if sc else [])]
+        self.winners_fn = compile_expr(sc.winners, self.scope) if sc and sc.winners is not None else None
+
+    def _compile_initials(self):
+        self.initials = {}
+        pscope = self.scope.bind({"player": INT})
+        kscope = self.scope.bind({"key": None})
+        for v in self.ruleset.variables.values():
+            per = None if v.per in (None, "player") else compile_expr(v.per, self.scope)
+            init = compile_expr(v.initial, pscope if v.per == "player" else kscope) if v.initial else None
+            self.initials[v.name] = (v, per, init)
+        self.zone_initials = {}
+        for z in self.ruleset.zones.values():
+            per = None if z.per in (None, "player") else compile_expr(z.per, self.scope)
+            init = compile_expr(z.initial, pscope if z.per == "player" else kscope) if z.initial else None
+            self.zone_initials[z.name] = (z, per, init)
+        iscope = self.scope.bind({"item": None})
+        self.prop_defaults = {}
+        for kind in self.ruleset.components.values():
+            for name, decl in kind.props.items():
+                fn = compile_expr(decl.initial, iscope) if decl.initial is not None else None
+                self.prop_defaults[(kind.name, name)] = (decl, fn)
+
+    def prop_decl(self, kind: str, name: str):
+        entry = self.prop_defaults.get((kind, name))
+        return entry[0] if entry else None
+
+    # -- triggers ----------------------------------------------------------------
+    def after_effect(self, ctx):
+        if not self.triggers or ctx.trigger_depth:
+            return
+        ctx.trigger_depth += 1
+        try:
+            for _ in range(TRIGGER_LIMIT):
+                if not self._fire_once(ctx, self.triggers, {}):
+                    return
+            t = self.triggers[0][0]
+            raise RuleError("R706", f"triggers kept firing {TRIGGER_LIMIT} times in a row; a trigger's "
+                            "effects must make its condition false", t.span, t.rule)
+        finally:
+            ctx.trigger_depth -= 1
+
+    def fire_event(self, ctx, event, payload):
+        group = self.event_triggers.get(event)
+        if group:
+            self._fire_once(ctx, group, payload)
+
+    def _fire_once(self, ctx, group, payload) -> bool:
+        fired = False
+        saved = dict(ctx.bindings)
+        try:
+            for t, each, when, effects in group:
+                ctx.bindings.update(payload)
+                for combo in _combos(ctx, each):
+                    ctx.bindings.update(combo)
+                    try:
+                        ok = when is None or when(ctx) is True
+                    except EvalError as exc:
+                        raise RuleError(exc.code, exc.message, exc.span or t.span, t.rule) from None
+                    if ok:
+                        effects(ctx)
+                        fired = True
+        finally:
+            ctx.bindings.clear()
+            ctx.bindings.update(saved)
+        return fired
+
+
+def _combos(ctx, each):
+    if not each:
+        yield {}
+        return
+    names = [n for n, _ in each]
+
+    def rec(i, acc):
+        if i == len(each):
+            yield dict(zip(names, acc))
+            return
+        ctx.bindings[names[i]] = None
+        for v in each[i][1](ctx):
+            ctx.bindings[names[i]] = v
+            yield from rec(i + 1, acc + (v,))
+    yield from rec(0, ())
+
+
+def _function(body, params):
+    def call(ctx, *args):
+        saved = {p: ctx.bindings.get(p, _MISSING) for p in params}
+        ctx.bindings.update(zip(params, args))
+        try:
+            return body(ctx)
+        finally:
+            for p, v in saved.items():
+                if v is _MISSING:
+                    ctx.bindings.pop(p, None)
+                else:
+                    ctx.bindings[p] = v
+    return call
+
+
+_MISSING = object()
+_ = itertools

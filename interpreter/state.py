@@ -1,0 +1,131 @@
+"""The game state: plain data with a stable key.
+
+Layout: `vars[name]` is a value (global), a tuple indexed by player (per
+player) or a dict (keyed by another domain); `zones[name]` is a tuple of
+items, or a tuple/dict of such tuples; `props[item_id]` holds the item's
+mutable properties that differ from their defaults.  `locals` are the flow's
+loop variables and the parameters of an action whose sub-decisions are open.
+`pc` is the control point in the flow graph.  `rng` is the generator's state,
+so a seed and a list of moves replay a game exactly.
+
+States are treated as immutable once returned; `copy()` is shallow, and every
+write replaces a container instead of mutating it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from meeple.dsl.values import Item
+
+
+class State:
+    __slots__ = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",
+                 "end_reason", "phase", "log", "move_count", "_moves")
+
+    def __init__(self):
+        self.vars: dict = {}
+        self.zones: dict = {}
+        self.props: dict = {}
+        self.locals: dict = {}
+        self.pc = 0
+        self.pending: tuple = ()
+        self.rng = 0
+        self.over = False
+        self.ending: str | None = None
+        self.end_reason = ""
+        self.phase = ""
+        self.log: tuple = ()
+        self.move_count = 0
+        self._moves = None  # cache of legal moves; not part of the state's identity
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.vars = dict(self.vars)
+        new.zones = dict(self.zones)
+        new.props = dict(self.props)
+        new.locals = dict(self.locals)
+        new.pc = self.pc
+        new.pending = self.pending
+        new.rng = self.rng
+        new.over = self.over
+        new.ending = self.ending
+        new.end_reason = self.end_reason
+        new.phase = self.phase
+        new.log = self.log
+        new.move_count = self.move_count
+        new._moves = None
+        return new
+
+    # -- identity ----------------------------------------------------------
+    def to_data(self) -> dict:
+        """Plain JSON-able data; items become their ids."""
+        return {
+            "vars": {k: to_plain(v) for k, v in sorted(self.vars.items())},
+            "zones": {k: to_plain(v) for k, v in sorted(self.zones.items())},
+            "props": {k: to_plain(v) for k, v in sorted(self.props.items())},
+            "locals": {k: to_plain(v) for k, v in sorted(self.locals.items())},
+            "pc": self.pc,
+            "pending": list(self.pending),
+            "rng": self.rng,
+            "over": self.over,
+            "ending": self.ending,
+            "end_reason": self.end_reason,
+            "phase": self.phase,
+            "move_count": self.move_count,
+        }
+
+    def key(self) -> str:
+        """A stable digest: equal for states that play identically from here."""
+        data = self.to_data()
+        del data["move_count"]
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.to_data() == other.to_data() and self.log == other.log
+
+    __hash__ = None
+
+
+def to_plain(value):
+    if isinstance(value, Item):
+        return {"$item": value.id}
+    if isinstance(value, tuple):
+        return [to_plain(v) for v in value]
+    if isinstance(value, list):
+        return {"$list": [to_plain(v) for v in value]}
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {"$map": {k: to_plain(v) for k, v in sorted(value.items())}}
+        return {"$pairs": [[to_plain(k), to_plain(v)] for k, v in sorted(value.items(), key=_sort_key)]}
+    if isinstance(value, (frozenset, set)):
+        return {"$set": sorted(to_plain(v) for v in value)}
+    return value
+
+
+def _sort_key(kv):
+    k = kv[0]
+    return (type(k).__name__, str(k))
+
+
+def from_plain(value, items: dict):
+    if isinstance(value, list):
+        return tuple(from_plain(v, items) for v in value)
+    if isinstance(value, dict):
+        if "$item" in value:
+            return items[value["$item"]]
+        if "$map" in value:
+            return {k: from_plain(v, items) for k, v in value["$map"].items()}
+        if "$pairs" in value:
+            return {_hashable(from_plain(k, items)): from_plain(v, items) for k, v in value["$pairs"]}
+        if "$list" in value:
+            return [from_plain(v, items) for v in value["$list"]]
+        if "$set" in value:
+            return frozenset(from_plain(v, items) for v in value["$set"])
+        raise ValueError(f"unknown value form {sorted(value)}")
+    return value
+
+
+def _hashable(v):
+    return v

@@ -1,0 +1,121 @@
+"""Writes into the state: variables (with bounds), item properties and zones.
+
+Containers are replaced, never mutated, so states handed out earlier stay intact.
+"""
+from __future__ import annotations
+
+from meeple.dsl.values import Item
+
+from .context import RuleError
+
+
+def replace_in(container, keys, value):
+    """A copy of `container` with the element at the key path set to `value`."""
+    if not keys:
+        return value
+    key, rest = keys[0], keys[1:]
+    if isinstance(container, tuple):
+        if not isinstance(key, int) or isinstance(key, bool) or not -len(container) <= key < len(container):
+            raise KeyError(key)
+        lst = list(container)
+        lst[key] = replace_in(lst[key], rest, value)
+        return tuple(lst)
+    if isinstance(container, dict):
+        new = dict(container)
+        if rest and key not in new:
+            raise KeyError(key)
+        new[key] = replace_in(new.get(key), rest, value)
+        return new
+    raise KeyError(key)
+
+
+def read_in(container, keys):
+    for key in keys:
+        if isinstance(container, tuple):
+            container = container[key]
+        elif isinstance(container, dict):
+            container = container[key]
+        else:
+            raise KeyError(key)
+    return container
+
+
+def check_bounds(decl, value, where: str, span):
+    """Apply a variable's declared bounds to an int written anywhere inside it."""
+    if decl is None or not isinstance(value, int) or isinstance(value, bool):
+        return value
+    lo, hi = decl.min, decl.max
+    if lo is not None and value < lo:
+        if decl.bounds == "clamp":
+            return lo
+        raise RuleError("R703", f"{where} would become {value}, below its minimum {lo}", span, decl.rule)
+    if hi is not None and value > hi:
+        if decl.bounds == "clamp":
+            return hi
+        raise RuleError("R703", f"{where} would become {value}, above its maximum {hi}", span, decl.rule)
+    if decl.choices is not None and value not in decl.choices:
+        raise RuleError("R703", f"{where} would become {value!r}, not one of {list(decl.choices)}",
+                        span, decl.rule)
+    return value
+
+
+def write_var(ctx, decl, keys: tuple, value, span):
+    state = ctx.state
+    where = decl.name + "".join(f"[{k!r}]" for k in keys)
+    value = check_bounds(decl, value, where, span)
+    try:
+        state.vars[decl.name] = replace_in(state.vars[decl.name], keys, value)
+    except (KeyError, IndexError, TypeError):
+        raise RuleError("R704", f"cannot write {where}: no such element", span, decl.rule) from None
+
+
+def write_prop(ctx, item: Item, name: str, value, span):
+    decl = ctx.game.rules.prop_decl(item.kind, name)
+    value = check_bounds(decl, value, f"{item.id}.{name}", span)
+    props = dict(ctx.state.props.get(item.id, ()))
+    props[name] = value
+    ctx.state.props[item.id] = props
+
+
+# -- zones ----------------------------------------------------------------
+def zone_get(state, name: str, key):
+    z = state.zones[name]
+    return z if key is None else z[key]
+
+
+def zone_set(state, name: str, key, contents: tuple):
+    if key is None:
+        state.zones[name] = contents
+    else:
+        state.zones[name] = replace_in(state.zones[name], (key,), contents)
+
+
+def find_item(state, item: Item):
+    """Where an item lies, as (zone, key); None if it is in no zone."""
+    for name, z in state.zones.items():
+        if isinstance(z, tuple) and z and isinstance(z[0], Item):
+            if item in z:
+                return name, None
+        elif isinstance(z, tuple):
+            for k, sub in enumerate(z):
+                if item in sub:
+                    return name, k
+        elif isinstance(z, dict):
+            for k, sub in z.items():
+                if item in sub:
+                    return name, k
+    return None
+
+
+def remove_item(state, item: Item, where=None):
+    where = where or find_item(state, item)
+    if where is None:
+        return False
+    name, key = where
+    contents = zone_get(state, name, key)
+    if item not in contents:
+        return False
+    lst = list(contents)
+    lst.remove(item)
+    zone_set(state, name, key, tuple(lst))
+    return True

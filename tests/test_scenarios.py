@@ -1,0 +1,29 @@
+"""Every scenario file under rulesets/*/scenarios/ and tests/scenarios/ runs as tests."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from meeple.interpreter.scenario import load_scenarios, run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(ROOT.glob("rulesets/*/scenarios/*.yaml")) + sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))
+
+
+def _cases():
+    for f in FILES:
+        for sc in load_scenarios(f):
+            yield pytest.param(sc, id=f"{f.parent.parent.name}/{f.stem}: {sc.name}")
+
+
+@pytest.mark.parametrize("scenario", list(_cases()))
+def test_scenario(scenario):
+    result = run_scenario(scenario)
+    assert result.passed, "\n".join(d.render() for d in result.failures)
+
+
+def test_scenarios_exist_for_every_shipped_ruleset():
+    shipped = {p.name for p in (ROOT / "rulesets").iterdir() if p.is_dir()}
+    with_scenarios = {f.parent.parent.name for f in FILES if f.parent.parent.parent.name == "rulesets"}
+    assert shipped <= with_scenarios, f"rulesets without scenarios: {sorted(shipped - with_scenarios)}"
