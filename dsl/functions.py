@@ -633,7 +633,10 @@ def _node_list(nodes) -> tuple:
 def _nodes(ctx, b):
     g = _board(ctx, b)
     ctx.charge(len(g))
-    return tuple(g.nodes)
+    cached = g.graph.get("_meeple_nodes")
+    if cached is None:  # boards never change during a game, so the tuple is kept
+        cached = g.graph["_meeple_nodes"] = tuple(g.nodes)
+    return cached
 
 
 @_fn("nodes_where", 3, 3, list_of(STR), [None, STR, None])
@@ -641,7 +644,12 @@ def _nodes_where(ctx, b, key, value):
     g = _board(ctx, b)
     ctx.charge(len(g))
     k = strict_key(value)
-    return tuple(n for n, data in g.nodes(data=True) if key in data and strict_key(data[key]) == k)
+    cache = g.graph.setdefault("_meeple_where", {})
+    hit = cache.get((key, k))
+    if hit is None:
+        hit = cache[(key, k)] = tuple(n for n, data in g.nodes(data=True)
+                                      if key in data and strict_key(data[key]) == k)
+    return hit
 
 
 @_fn("neighbours", 2, 2, list_of(STR), [None, STR])

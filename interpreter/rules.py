@@ -5,7 +5,6 @@ binds them.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -234,19 +233,36 @@ def _combos(ctx, each):
 
 
 def _function(body, params):
+    """A `define` with parameters: binds its arguments around the compiled body."""
+    if len(params) == 1:
+        (name,) = params
+
+        def call1(ctx, arg):
+            b = ctx.bindings
+            old = b.get(name, _MISSING)
+            b[name] = arg
+            try:
+                return body(ctx)
+            finally:
+                if old is _MISSING:
+                    del b[name]
+                else:
+                    b[name] = old
+        return call1
+
     def call(ctx, *args):
-        saved = {p: ctx.bindings.get(p, _MISSING) for p in params}
-        ctx.bindings.update(zip(params, args))
+        b = ctx.bindings
+        saved = [b.get(p, _MISSING) for p in params]
+        b.update(zip(params, args))
         try:
             return body(ctx)
         finally:
-            for p, v in saved.items():
+            for p, v in zip(params, saved):
                 if v is _MISSING:
-                    ctx.bindings.pop(p, None)
+                    b.pop(p, None)
                 else:
-                    ctx.bindings[p] = v
+                    b[p] = v
     return call
 
 
 _MISSING = object()
-_ = itertools
