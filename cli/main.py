@@ -208,6 +208,20 @@ def bench(games: List[str] = typer.Argument(None), seconds: float = typer.Option
     run_bench(games or ["tic-tac-toe", "connect-four"], seconds, as_json)
 
 
+@app.command()
+def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
+                players: Optional[int] = typer.Option(None, "--players", "-p"),
+                output: Optional[Path] = typer.Option(None, "--output", "-o")):
+    """Write a golden playthrough: one seeded bot game, every state and legal move."""
+    from meeple.interpreter.playthrough import playthrough_lines
+    text = "\n".join(playthrough_lines(game, players, seed)) + "\n"
+    if output:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"written {output}")
+    else:
+        print(text, end="")
+
+
 @app.command("list")
 def list_cmd():
     """List the shipped rulesets."""

@@ -49,7 +49,7 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
             diagnostics.append(Diagnostic("Y002", f"cannot read {name}: {exc}", Span.unknown(name)))
             continue
         register_source(name, text)
-        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+        digest.update(f.name.encode() + b"\0" + text.encode() + b"\0")
         try:
             doc = read_yaml(f, text, name)
         except YamlError as exc:

@@ -1,0 +1,117 @@
+"""The command line as a user meets it: exit codes, stdout/stderr, and no
+traceback for bad input."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = Path(__file__).parent / "fixtures"
+
+
+def meeple(*args, input=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "meeple.cli", *map(str, args)], capture_output=True,
+                          text=True, input=input, cwd=cwd or ROOT, timeout=120)
+
+
+def no_traceback(result):
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_validate_clean_and_broken():
+    ok = meeple("validate", "tic-tac-toe", "connect-four")
+    assert ok.returncode == 0, ok.stderr
+    bad = meeple("validate", FIX / "broken_many.yaml")
+    assert bad.returncode == 2
+    assert "broken_many.yaml:24:15: error[N301]" in bad.stderr
+    assert "7 error(s)" in bad.stderr
+    no_traceback(bad)
+
+
+def test_unknown_game_is_a_clean_error():
+    r = meeple("play", "no-such-game", "--bots", "all")
+    assert r.returncode == 2 and "no ruleset 'no-such-game'" in r.stderr
+    no_traceback(r)
+
+
+def test_demo_plays_a_whole_game_turn_by_turn():
+    r = meeple("demo", "tic-tac-toe", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert "game over" in r.stdout and "move 1" in r.stdout
+
+
+def test_interactive_play_rejects_with_reason_undoes_and_saves(tmp_path):
+    save = tmp_path / "s.json"
+    # player 0 is human, player 1 a bot: an illegal move, a legal one, undo, save, quit.
+    script = "place(at=z9)\n1\nu\ns " + str(save) + "\nq\n"
+    r = meeple("play", "tic-tac-toe", "--bots", "1", input=script)
+    assert r.returncode == 0, r.stderr
+    assert "illegal:" in r.stdout and "M803" in r.stdout
+    assert "player 1 (bot) plays" in r.stdout
+    data = json.loads(save.read_text())
+    assert data["format"] == "meeple-state"
+    assert data["state"]["move_count"] == 0  # the undo went back to the start
+
+
+def test_replay_reproduces_and_reports_divergence_and_corruption(tmp_path):
+    log = tmp_path / "game.jsonl"
+    r = meeple("play", "connect-four", "--bots", "all", "--seed", "5", "--log", log)
+    assert r.returncode == 0, r.stderr
+    ok = meeple("replay", log)
+    assert ok.returncode == 0 and "final state identical" in ok.stdout
+    lines = log.read_text().splitlines()
+    lines[3] = json.dumps({"player": 1, "move": "drop(col=9)"})
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    bad = meeple("replay", tmp_path / "bad.jsonl")
+    assert bad.returncode == 1 and "diverged at move 3" in bad.stderr
+    (tmp_path / "junk.jsonl").write_text("{not json\n")
+    junk = meeple("replay", tmp_path / "junk.jsonl")
+    assert junk.returncode == 2 and "corrupt file" in junk.stderr
+    no_traceback(junk)
+
+
+def test_corrupt_save_is_reported_as_corrupt(tmp_path):
+    bad = tmp_path / "save.json"
+    bad.write_text('{"format": "meeple-state", "version": 1, "ruleset": "tic-tac-toe", "players": 2}')
+    r = meeple("play", "tic-tac-toe", "--load", bad)
+    assert r.returncode == 2 and "corrupt file" in r.stderr
+    no_traceback(r)
+    bad.write_text("\x00\x01garbage")
+    r = meeple("play", "tic-tac-toe", "--load", bad)
+    assert r.returncode == 2 and "corrupt file" in r.stderr
+
+
+def test_simulate_json_summary():
+    r = meeple("simulate", "nim", "--games", "30", "--seed", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["games"] == 30 and sum(data["wins_by_seat"]) + data["draws"] == 30
+    assert data["unfinished"] == 0
+
+
+@pytest.mark.parametrize("fmt,marker", [("dot", "digraph"), ("json", '"nodes"'), ("graphml", "<graphml")])
+def test_graph_flow_exports(fmt, marker):
+    r = meeple("graph", "goofspiel", "--flow", "--format", fmt)
+    assert r.returncode == 0, r.stderr
+    assert marker in r.stdout
+
+
+def test_explain_lists_actions_and_citations():
+    r = meeple("explain", "connect-four")
+    assert r.returncode == 0, r.stderr
+    assert "drop" in r.stdout and "not full" in r.stdout
+
+
+def test_test_command_runs_scenarios():
+    r = meeple("test", ROOT / "rulesets" / "nim" / "scenarios")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 failed" in r.stdout
+
+
+def test_lang_labels_are_used():
+    r = meeple("play", "tic-tac-toe", "--lang", "hu", input="q\n")
+    assert "Jel lerakása" in r.stdout
