@@ -37,3 +37,76 @@ def export_flow(rules, fmt: str) -> str:
         lines.append("}")
         return "\n".join(lines)
     raise ValueError(f"unknown format '{fmt}'; use dot, graphml or json")
+
+
+def export_states(ex, fmt: str) -> str:
+    """The explored state graph.  Node ids are state keys; DOT is only sensible for small graphs."""
+    g = ex.graph
+    if fmt == "json":
+        return json.dumps(nx.node_link_data(g, edges="edges"), indent=1, default=str)
+    if fmt == "graphml":
+        buf = io.BytesIO()
+        nx.write_graphml(g, buf)
+        return buf.getvalue().decode()
+    if fmt == "dot":
+        if g.number_of_nodes() > 2000:
+            raise ValueError(f"{g.number_of_nodes()} states is too many for DOT; use graphml or json")
+        ids = {n: f"s{i}" for i, n in enumerate(g.nodes)}
+        lines = [f'digraph states {{', "  node [fontname=Helvetica, fontsize=10];",
+                 "  edge [fontname=Helvetica, fontsize=9];"]
+        for n, d in g.nodes(data=True):
+            label = f"d{d['depth']}" + (f" · to move {d['to_move']}" if d["to_move"] else "")
+            if d["terminal"]:
+                label += f"\\nend: winners {d.get('winners') or 'none'}"
+            shape = "doublecircle" if d["terminal"] else ("box" if n == ex.root else "ellipse")
+            lines.append(f'  {ids[n]} [label="{label}", shape={shape}];')
+        for a, b, d in g.edges(data=True):
+            label = d["move"] + (f" ({d['p']})" if "p" in d else "")
+            lines.append(f"  {ids[a]} -> {ids[b]} [label={json.dumps(label)}];")
+        lines.append("}")
+        return "\n".join(lines)
+    raise ValueError(f"unknown format '{fmt}'; use dot, graphml or json")
+
+
+def print_stats(game, s: dict) -> None:
+    from rich.table import Table
+
+    from .render import console
+    head = f"[bold]{game.name}[/], {game.player_count} players: {s['states']:,} states, {s['edges']:,} edges"
+    console.print(head + f" in {s['seconds']} s")
+    if s["complete"]:
+        console.print("explored completely")
+    else:
+        console.print(f"[yellow]stopped by the {s['stopped_by']} limit[/] {s['limits']}: "
+                      f"{s['expanded']:,} states expanded, {s['frontier']:,} found but not expanded")
+    t = Table("depth", "states", "edges", "perft (sequences of this length)")
+    for d, n in enumerate(s["states_per_depth"]):
+        t.add_row(str(d), f"{n:,}", f"{s['edges_per_depth'][d]:,}",
+                  f"{s['perft'][d]:,}" if d < len(s["perft"]) else "")
+    console.print(t)
+    b = s["branching"]
+    console.print(f"terminal states: {s['terminal_states']:,}  outcomes: {s['outcomes']}")
+    console.print(f"branching: min {b['min']}, mean {b['mean']}, max {b['max']}")
+    console.print(f"longest path: {s['longest_path'] if s['acyclic'] else 'unbounded (the graph has cycles)'}")
+    if s["complete_games"] is not None:
+        console.print(f"distinct complete games: {s['complete_games']:,}")
+
+
+def print_sample(r: dict) -> None:
+    from rich.table import Table
+
+    from .render import console
+    L = r["length"]
+    console.print(f"[bold]{r['ruleset']}[/]: {r['playouts']} random playouts, {r['players']} players")
+    console.print(f"game length: min {L['min']}, median {L['median']}, mean {L['mean']}, max {L['max']}; "
+                  f"unfinished (hit {r['max_moves']} moves): {r['unfinished']}")
+    t = Table("phase", "mean branching", "min", "max")
+    for phase, d in r["branching_per_phase"].items():
+        t.add_row(phase, str(d["mean"]), str(d["min"]), str(d["max"]))
+    console.print(t)
+    t = Table("action", "legal at % of decisions", "games where legal", "taken", "taken %")
+    for name, a in r["actions"].items():
+        t.add_row(name, f"{a['legal_share']:.1%}", str(a["games_legal"]), str(a["taken"]), f"{a['taken_share']:.1%}")
+    console.print(t)
+    if r["skipped_decisions"]:
+        console.print(f"[yellow]decisions skipped (nobody could act):[/] {r['skipped_decisions']}")

@@ -35,10 +35,9 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
 
 
 def _parse_value(text: str):
-    if text in ("true", "false"):
-        return text == "true"
+    """Option values on the command line: JSON where it parses (1, true, [3, 4, 5]), else text."""
     try:
-        return int(text)
+        return json.loads(text)
     except ValueError:
         return text
 
@@ -187,17 +186,69 @@ def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or fol
 
 
 @app.command()
-def graph(game: str, flow: bool = typer.Option(True, "--flow", help="export the flow graph"),
-          fmt: str = typer.Option("dot", "--format", "-f", help="dot, graphml or json"),
-          output: Optional[Path] = typer.Option(None, "--output", "-o")):
-    """Export the game's flow graph (its control points and transitions)."""
-    from .graphs import export_flow
-    text = export_flow(load_rules(game), fmt)
+def graph(game: str,
+          states: bool = typer.Option(False, "--states", help="explore the reachable states"),
+          flow: bool = typer.Option(False, "--flow", help="export the flow graph (the default)"),
+          sample_n: int = typer.Option(0, "--sample", help="estimate statistics from N random playouts"),
+          players: Optional[int] = typer.Option(None, "--players", "-p"),
+          seed: int = typer.Option(0, "--seed", "-s"),
+          load: Optional[Path] = typer.Option(None, "--load", help="explore from a saved state"),
+          depth: Optional[int] = typer.Option(None, "--depth"),
+          max_states: Optional[int] = typer.Option(None, "--max-states"),
+          seconds: Optional[float] = typer.Option(None, "--time", help="stop exploring after this many seconds"),
+          fmt: Optional[str] = typer.Option(None, "--format", "-f", help="dot, graphml or json"),
+          output: Optional[Path] = typer.Option(None, "--output", "-o"),
+          as_json: bool = typer.Option(False, "--json", help="statistics as JSON"),
+          option: Optional[List[str]] = typer.Option(None, "--option")):
+    """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
+    from .graphs import export_flow, export_states, print_sample, print_stats
+    if states or sample_n:
+        g = _game(game, players, option)
+        if sample_n:
+            from meeple.interpreter.sampling import sample
+            report = sample(g, sample_n, seed)
+            console.print_json(json.dumps(report)) if as_json else print_sample(report)
+            return
+        from meeple.interpreter.explore import explore
+        from meeple.interpreter.graphstats import summarize
+        from meeple.interpreter.saves import load_state
+        root = load_state(g, load) if load else None
+        ex = explore(g, root, depth, max_states, seconds)
+        stats = summarize(ex)
+        if fmt:
+            text = export_states(ex, fmt)
+            if output:
+                output.write_text(text, encoding="utf-8")
+                error_console.print(f"written {output}")
+            else:
+                print(text)
+        if as_json:
+            console.print_json(json.dumps(stats))
+        elif not fmt or output:
+            print_stats(g, stats)
+        return
+    text = export_flow(load_rules(game), fmt or "dot")
     if output:
         output.write_text(text, encoding="utf-8")
         console.print(f"written {output}")
     else:
         print(text)
+
+
+@app.command()
+def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
+         players: Optional[int] = typer.Option(None, "--players", "-p"),
+         seed: int = typer.Option(0, "--seed", "-s"),
+         max_moves: int = typer.Option(5000, "--max-moves")):
+    """Warnings about a ruleset: unused declarations, rules that never apply,
+    unreachable steps; with --sample, what random games reveal.  Exit 1 if any."""
+    from meeple.interpreter.lint import lint as run_lint
+    rules = load_rules(game)
+    g = _game(game, players) if sample_n else None
+    diags, _ = run_lint(rules, g, sample_n, seed, max_moves)
+    print_diagnostics(diags)
+    console.print(f"{len(diags)} warning(s)" + (f" ({sample_n} random games played)" if sample_n else ""))
+    raise typer.Exit(1 if diags else 0)
 
 
 @app.command()

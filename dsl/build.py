@@ -349,4 +349,6 @@ def build_named(r: Reader, section: str, value, into: dict, seen: dict):
         else:
             built = NAMED_SECTIONS[section](r, name, decl)
         if built is not None:
+            if key_span is not None:
+                built.span = key_span  # a declaration is pointed at by its name
             into[name] = built

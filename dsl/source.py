@@ -168,6 +168,12 @@ def read_yaml(path: str | Path, text: str | None = None, display_name: str | Non
             out.span, out.key_spans, out.value_spans = span, {}, {}
             for key_node, value_node in n.value:
                 key = build(key_node)
+                if isinstance(key, bool) or key is None:
+                    # YAML 1.1 reads a bare `on:`, `yes:` or `no:` key as a boolean; a
+                    # rules author always means the word.
+                    key = LStr(key_node.value)
+                    key.span = _mark_span(name, key_node)
+                    key.origin = _text_origin(name, key_node, lines)
                 if isinstance(key, LDict | LList):
                     raise YamlError("a mapping key must be a plain value", key.span)
                 if key in out:

@@ -54,8 +54,15 @@ class FlowBuilder:
         return start
 
     def seq(self, nodes, scope, k: int, turn_var, phase) -> int:
-        for node in reversed(nodes):
-            k = self.one(node, scope, k, turn_var, phase)
+        # A chance step binds its outcome for the steps after it, so scopes are
+        # worked out forwards before the steps are compiled backwards.
+        scopes = []
+        for node in nodes:
+            scopes.append(scope)
+            if node.kind == "chance" and node.args.get("var"):
+                scope = scope.bind({node.args["var"]: None})
+        for node, node_scope in zip(reversed(nodes), reversed(scopes)):
+            k = self.one(node, node_scope, k, turn_var, phase)
         return k
 
     def one(self, node, scope, k, turn_var, phase) -> int:

@@ -20,6 +20,7 @@ from .outcome import Outcome, compute_outcome
 from .state import State
 
 STEP_LIMIT = 100_000
+CHANCE = -1  # the "player" who moves at an explicit chance point
 
 
 class Game:
@@ -35,10 +36,17 @@ class Game:
             if k not in self.options:
                 raise ValueError(f"unknown option '{k}'; options: {', '.join(self.options) or '(none)'}")
             decl = info.options[k]
+            if not _same_kind(v, decl.default):
+                raise ValueError(f"option '{k}' must be {_kind_name(decl.default)} like its default "
+                                 f"{decl.default!r}, not {v!r}")
             if decl.choices is not None and v not in decl.choices:
                 raise ValueError(f"option '{k}' must be one of {list(decl.choices)}")
             self.options[k] = v
         self.options = {k: _as_value(v) for k, v in self.options.items()}
+        # Normally chance points draw from the state's generator as play passes them.
+        # Analysis tools set this to stop there instead and branch over the outcomes.
+        self.explicit_chance = False
+        self.on_skip = None  # analysis hook: called when nobody can act at a decision
         self.boards = rules.boards
         self.items = rules.items
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
@@ -112,6 +120,8 @@ class Game:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
+        if point.op == "chance":
+            return (CHANCE,)
         if point.op != "decide":
             return ()
         if point.kind == "simultaneous":
@@ -144,6 +154,8 @@ class Game:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
+        if point.op == "chance":
+            return tuple(m for m, _ in self.chance_outcomes(state))
         if point.op != "decide":
             return ()
         out: list = []
@@ -159,6 +171,19 @@ class Game:
                 out.append(Move(player, PASS))
         return tuple(out)
 
+    def chance_outcomes(self, state: State) -> list:
+        """At an explicit chance point: each distinct outcome with its probability."""
+        from fractions import Fraction
+        point = self.rules.points[state.pc]
+        if state.over or point.op != "chance":
+            return []
+        outcomes = tuple(point.fn(Ctx(self, state)))
+        counts: dict = {}
+        for o in outcomes:
+            counts[o] = counts.get(o, 0) + 1
+        return [(Move(CHANCE, "chance", ((point.var, o),)), Fraction(c, len(outcomes)))
+                for o, c in counts.items()]
+
     # -- apply -----------------------------------------------------------------------------
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
         if isinstance(move, str):
@@ -167,6 +192,11 @@ class Game:
             raise IllegalMove(str(move), self.explain(state, str(move), move.player))
         new = state.copy()
         point = self.rules.points[state.pc]
+        if point.op == "chance":
+            new.locals[point.var] = move.args[0][1]
+            new.pc = point.next
+            self._advance(new)
+            return new
         ctx = Ctx(self, new)
         if move.action != PASS:
             action = self.rules.actions[move.action]
@@ -239,6 +269,8 @@ class Game:
                     return
                 # Nobody can act here: a choose is skipped, a responder passes.
                 state._moves = None
+                if self.on_skip is not None:
+                    self.on_skip(state, point)
                 if point.kind == "respond":
                     self._after_move(state, point, Move(self._decider(state, point), PASS))
                 else:
@@ -274,6 +306,9 @@ class Game:
                         del state.locals[point.var]
                         state.pc = points[point.next].next
                 elif op == "chance":
+                    if self.explicit_chance:
+                        state._moves = None
+                        return
                     outcomes = tuple(point.fn(ctx))
                     if not outcomes:
                         raise RuleError("R708", "a chance step has no outcomes", point.span, point.rule)
@@ -310,6 +345,19 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
+
+
+def _same_kind(value, default) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return default is None or isinstance(value, type(default))
+
+
+def _kind_name(v) -> str:
+    return {bool: "true or false", int: "a whole number", str: "a text", list: "a list", tuple: "a list",
+            dict: "a mapping"}.get(type(v), type(v).__name__)
 
 
 def _as_value(v):

@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
-from . import components, expressions, flow
+from . import components, expressions, flow, usage
 
 PASSES = [components.check_items, components.check_names_unique, expressions.check_expressions,
-          *flow.PASSES]
+          *flow.PASSES, *usage.PASSES]
 
 
 def run_all(rs) -> Iterator[Diagnostic]:
