@@ -14,6 +14,8 @@ def _label(g, n):
         text = f"{d['kind']}: {d['actions']}"
     elif d.get("name"):
         text = f"{d['op']} {d['name']}"
+    if d.get("var"):
+        text += f" {d['var']}"
     if d.get("label"):
         text += f" [{d['label']}]"
     return f"{n}: {text}"
@@ -56,9 +58,10 @@ def export_states(ex, fmt: str) -> str:
                  "  edge [fontname=Helvetica, fontsize=9];"]
         for n, d in g.nodes(data=True):
             label = f"d{d['depth']}" + (f" · to move {d['to_move']}" if d["to_move"] else "")
+            label += "\\n" + d["summary"].replace('"', "'")
             if d["terminal"]:
                 label += f"\\nend: winners {d.get('winners') or 'none'}"
-            shape = "doublecircle" if d["terminal"] else ("box" if n == ex.root else "ellipse")
+            shape = "box, peripheries=2" if d["terminal"] else ("box" if n == ex.root else "ellipse")
             lines.append(f'  {ids[n]} [label="{label}", shape={shape}];')
         for a, b, d in g.edges(data=True):
             label = d["move"] + (f" ({d['p']})" if "p" in d else "")

@@ -10,6 +10,7 @@ of every pending player, applied in seat order).
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -98,9 +99,20 @@ def explore(game: Game, root=None, max_depth: int | None = None, max_states: int
                        {"depth": max_depth, "states": max_states, "seconds": max_seconds})
 
 
+def _summary(state, width: int = 60) -> str:
+    """A short, human-readable digest of the variables, for labels of small graphs."""
+    parts = []
+    for name, value in sorted(state.to_data()["vars"].items()):
+        text = json.dumps(value, separators=(",", ":"))
+        parts.append(f"{name}={text}")
+    text = " ".join(parts)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _add_node(g, game, key, state, depth):
     attrs = {"depth": depth, "to_move": ",".join(map(str, game.current_players(state))),
-             "terminal": game.is_terminal(state), "phase": state.phase, "expanded": False}
+             "terminal": game.is_terminal(state), "phase": state.phase, "expanded": False,
+             "summary": _summary(state)}
     if attrs["terminal"]:
         out = game.outcome(state)
         attrs["winners"] = ",".join(map(str, out.winners))

@@ -187,6 +187,8 @@ class FlowBuilder:
                 attrs["label"] = p.label
             if p.name:
                 attrs["name"] = p.name
+            if p.var and not p.var.startswith("__"):
+                attrs["var"] = p.var
             if p.span is not None:
                 attrs["source"] = str(p.span)
             if p.rule:
