@@ -208,3 +208,15 @@ def test_state_graph_exports(tmp_path):
     data = json.loads(export_states(ex, "json"))
     assert len(data["nodes"]) == 8
     assert "<graphml" in export_states(ex, "graphml")
+
+
+@pytest.mark.parametrize("name", __import__("meeple.interpreter", fromlist=["list_rulesets"]).list_rulesets())
+def test_every_ruleset_explores_exports_and_samples(name):
+    from meeple.cli.graphs import export_states
+    game = load_game(name)
+    ex = explore(game, max_states=300)
+    s = summarize(ex)
+    assert s["states"] <= 300 and (s["complete"] or s["stopped_by"] == "states")
+    assert json.loads(export_states(ex, "json"))["nodes"]
+    r = sample(load_game(name), 3)
+    assert r["playouts"] == 3 and r["length"]["min"] is not None
