@@ -60,3 +60,18 @@ class _G:
 
     def __init__(self, rules):
         self.rules = rules
+
+
+def print_conformance(report: dict) -> None:
+    console.print(f"[bold]{report['ruleset']}[/]: conformance to {report['rulebook'] or 'its rulebook'}")
+    if not report["sections"]:
+        console.print("[yellow]the ruleset lists no rulebook sections (game.rulebook.sections)[/]")
+    t = Table("section", "title", "spec elements", "scenarios")
+    for row in report["sections"]:
+        mark = "" if row["spec"] and row["scenarios"] else "[red]"
+        t.add_row(f"{mark}{row['section']}", row["title"], "\n".join(row["spec"]) or "[red]none[/]",
+                  "\n".join(row["scenarios"]) or "[red]none[/]")
+    console.print(t)
+    for u in report["unknown_citations"]:
+        console.print(f"[yellow]citation '{u['citation']}' names no listed section[/] ({u['where']}, {u['at']})")
+    console.print("complete" if report["complete"] else f"[red]gaps:[/] {', '.join(report['gaps']) or 'see above'}")

@@ -112,11 +112,12 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              seed: int = typer.Option(0, "--seed", "-s"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
              max_moves: int = typer.Option(10_000, "--max-moves", help="stop a game that runs longer"),
+             check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o")):
     """Play N games between random bots and summarise lengths, wins and scores."""
     from .simulate import print_summary, run_simulation
     g = _game(game, players, option)
-    summary = run_simulation(g, games, seed, max_moves, progress=not as_json)
+    summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check)
     if as_json:
         console.print_json(json.dumps(summary))
     else:
@@ -150,6 +151,20 @@ def explain(game: str, lang: Optional[str] = typer.Option(None, "--lang")):
     """Show a ruleset's phases and actions with their rulebook citations."""
     from .explain import print_explanation
     print_explanation(load_rules(game), lang)
+
+
+@app.command()
+def conformance(game: str, as_json: bool = typer.Option(False, "--json")):
+    """Each rulebook page or section with the spec elements and scenarios citing it.
+    Exit 1 when a section is uncited, untested, or a citation names no section."""
+    from meeple.interpreter.conformance import conformance_report
+    from .explain import print_conformance
+    report = conformance_report(load_rules(game).ruleset)
+    if as_json:
+        console.print_json(json.dumps(report))
+    else:
+        print_conformance(report)
+    raise typer.Exit(0 if report["complete"] else 1)
 
 
 @app.command("test")

@@ -10,8 +10,10 @@ from .play import RandomBot
 from .render import console
 
 
-def play_out(game, seed: int, max_moves: int):
-    """One random game; returns (final state, number of moves, finished?)."""
+def play_out(game, seed: int, max_moves: int, check: bool = False, broken: list | None = None):
+    """One random game; returns (final state, number of moves, finished?).  With
+    `check`, the ruleset's invariants are tested after every move and failures
+    appended to `broken`."""
     bot = RandomBot(seed)
     state = game.new_state(seed)
     moves = 0
@@ -19,21 +21,25 @@ def play_out(game, seed: int, max_moves: int):
         player = game.current_players(state)[0]
         state = game.apply(state, bot.choose(game, state, player))
         moves += 1
+        if check:
+            for failure in game.invariant_failures(state):
+                broken.append({"seed": seed, "move": moves, "reason": failure.reason, "rule": failure.rule})
     return state, moves, game.is_terminal(state)
 
 
-def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool = True) -> dict:
+def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool = True,
+                   check: bool = False) -> dict:
     n = game.player_count
     lengths, wins, draws, unfinished = [], [0] * n, 0, 0
     scores = [[] for _ in range(n)]
-    action_counts: dict[str, int] = {}
+    broken: list = []
     prog = Progress(transient=True, console=console) if progress else None
     task = prog.add_task("simulating", total=games) if prog else None
     if prog:
         prog.start()
     try:
         for g in range(games):
-            state, length, finished = play_out(game, seed + g, max_moves)
+            state, length, finished = play_out(game, seed + g, max_moves, check, broken)
             lengths.append(length)
             if not finished:
                 unfinished += 1
@@ -57,6 +63,9 @@ def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool =
         "wins_by_seat": wins,
         "win_rate_by_seat": [round(w / games, 4) for w in wins],
         "scores_by_seat": [_stats(s) for s in scores],
+        "invariants_checked": check,
+        "invariant_failures": broken[:20],
+        "invariant_failure_count": len(broken),
     }
 
 
@@ -73,6 +82,11 @@ def print_summary(s: dict) -> None:
     L = s["length"]
     console.print(f"game length (moves): min {L['min']}, mean {L['mean']}, max {L['max']}, sd {L['stdev']}")
     console.print(f"draws: {s['draws']}   unfinished (hit --max-moves): {s['unfinished']}")
+    if s["invariants_checked"]:
+        n = s["invariant_failure_count"]
+        console.print(f"invariants checked after every move: {'all held' if not n else f'{n} failures'}")
+        for f in s["invariant_failures"][:5]:
+            console.print(f"  [red]seed {f['seed']} move {f['move']}:[/] {f['reason']} (rule {f['rule']})")
     t = Table("seat", "wins", "win rate", "mean score", "min", "max")
     for p in range(s["players"]):
         sc = s["scores_by_seat"][p]

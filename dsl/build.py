@@ -11,7 +11,7 @@ from .source import LDict, Span, span_of
 from .types import ANY, INT, parse_type_name
 
 SECTIONS = ("game", "components", "variables", "zones", "boards", "define", "setup", "flow",
-            "actions", "triggers", "end", "scoring")
+            "actions", "triggers", "end", "scoring", "invariants")
 SINGLE_SECTIONS = ("game", "flow", "scoring")
 
 
@@ -38,9 +38,11 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
         lo, hi = lo or 1, hi or 1
     book = Rulebook()
     if "rulebook" in node and r.mapping(node["rulebook"], "the rulebook",
-                                       {"title", "edition", "language", "author"}):
+                                       {"title", "edition", "language", "author", "sections"}):
         rb = node["rulebook"]
         book = Rulebook(*(r.string(rb.get(k), k) or "" for k in ("title", "edition", "language", "author")))
+        if "sections" in rb and r.mapping(rb["sections"], "the rulebook's sections"):
+            book.sections = {str(k): str(v) for k, v in rb["sections"].items()}
     options = {}
     if "options" in node and r.mapping(node["options"], "options"):
         for name, decl in node["options"].items():
@@ -251,17 +253,7 @@ def build_action(r: Reader, name: str, value) -> ActionDecl | None:
         for pname, domain in node["params"].items():
             params.append((str(pname), r.expr(domain, f"the domain of '{pname}'", node.span),
                            node["params"].key_spans.get(pname, node.span)))
-    require = []
-    for chk in r.sequence(node.get("require"), "require", node.span):
-        if isinstance(chk, dict):
-            c = r.mapping(chk, "a requirement", {"check", "reason", "rule"}, required={"check"})
-            if c is not None:
-                require.append(Check(r.expr(c.get("check"), "the check", c.span),
-                                     r.string(c.get("reason"), "the reason") or f"requires {c.get('check')}",
-                                     c.span, rule_of(r, c)))
-        else:
-            require.append(Check(r.expr(chk, "the check", node.span), f"requires {chk}",
-                                 span_of(chk, node.span), None))
+    require = build_checks(r, node.get("require"), "require", node.span)
     cost = []
     if "cost" in node and r.mapping(node["cost"], "cost"):
         for target, amount in node["cost"].items():
@@ -272,6 +264,21 @@ def build_action(r: Reader, name: str, value) -> ActionDecl | None:
                       build_flow(r, node.get("then"), "then"), node.span, rule_of(r, node),
                       r.string(node.get("label"), "label") or name,
                       r.string(node.get("description"), "description") or "")
+
+
+def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:
+    """Conditions with a reason and a citation: `require` of actions, and `invariants`."""
+    out = []
+    for chk in r.sequence(value, what, span):
+        if isinstance(chk, dict):
+            c = r.mapping(chk, "a condition", {"check", "reason", "rule"}, required={"check"})
+            if c is not None:
+                out.append(Check(r.expr(c.get("check"), "the check", c.span),
+                                 r.string(c.get("reason"), "the reason") or f"requires {c.get('check')}",
+                                 c.span, rule_of(r, c)))
+        else:
+            out.append(Check(r.expr(chk, "the check", span), f"requires {chk}", span_of(chk, span), None))
+    return out
 
 
 def build_trigger(r: Reader, name: str, value) -> TriggerDecl | None:

@@ -20,6 +20,10 @@ class Rulebook:
     edition: str = ""
     language: str = ""
     author: str = ""
+    # The rulebook's pages or sections that state rules: citation -> short title.
+    # The conformance report checks that each is cited by the spec and by a scenario.
+    sections: dict = field(default_factory=dict)
+    file: str = ""  # the rulebook's text, relative to the ruleset, if shipped beside it
 
 
 @dataclass
@@ -192,3 +196,4 @@ class Ruleset:
     files: list[str]
     content_hash: str
     root: str  # the folder or file it was loaded from
+    invariants: list = field(default_factory=list)  # [Check] that must hold after every move

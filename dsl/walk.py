@@ -186,6 +186,9 @@ def all_sites(rs: Ruleset, scope: Scope) -> Iterator[Site]:
         if t.when is not None:
             yield Site(t.when, inner, "cond", f"the condition of trigger '{t.name}'")
         yield from effect_sites(t.effects, inner)
+    for inv in rs.invariants:
+        if inv.cond is not None:
+            yield Site(inv.cond, scope, "cond", "an invariant")
     for e in rs.end:
         if e.when is not None:
             yield Site(e.when, scope, "cond", "an end condition")

@@ -338,6 +338,20 @@ class Game:
         from .explain import explain_rejection
         return explain_rejection(self, state, text, player)
 
+    def invariant_failures(self, state: State) -> list:
+        """The declared invariants that do not hold in this state, as Rejections with
+        the invariant's reason and citation (empty when all hold)."""
+        out = []
+        ctx = Ctx(self, state)
+        for fn, check in self.rules.invariants:
+            try:
+                ok = fn(ctx) is True
+            except EvalError as exc:
+                raise RuleError(exc.code, exc.message, exc.span or check.span, check.rule) from None
+            if not ok:
+                out.append(Rejection("I901", check.reason, check.rule))
+        return out
+
     # -- results ----------------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)

@@ -66,6 +66,7 @@ class Rules:
         self._compile_triggers()
         self.setup = self.effects.block(rs.setup, self.scope)
         self.end_rules = [(compile_expr(e.when, self.scope), e) for e in rs.end]
+        self.invariants = [(compile_expr(c.cond, self.scope), c) for c in rs.invariants]
         self._compile_scoring()
         self._compile_initials()
         self.flow = FlowBuilder(self)

@@ -128,10 +128,12 @@ def run_scenario(sc: Scenario) -> ScenarioResult:
             run(ctx)
             game._check_end(ctx)
             game._advance(state)
+        _check_invariants(result, game, state, sc.span, "after setup and 'given'")
         for entry, span in zip(r.sequence(d.get("moves"), "moves"), getattr(d.get("moves"), "item_spans", [])):
             state = _play(result, game, state, entry, span, r)
             if state is None:
                 return result
+            _check_invariants(result, game, state, span, "after this move")
         for entry, span in zip(r.sequence(d.get("expect"), "expect"), getattr(d.get("expect"), "item_spans", [])):
             _expect(result, game, state, entry, span, r)
     except RuleError as exc:
@@ -140,6 +142,11 @@ def run_scenario(sc: Scenario) -> ScenarioResult:
         _fail(result, exc.code, exc.message, exc.span or sc.span)
     result.failures += [x for x in r.diagnostics if x not in result.failures]
     return result
+
+
+def _check_invariants(result, game, state, span, when):
+    for failure in game.invariant_failures(state):
+        _fail(result, "I901", f"invariant broken {when}: {failure.reason}", span, failure.rule)
 
 
 def _play(result, game, state, entry, span, r):

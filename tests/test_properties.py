@@ -62,6 +62,7 @@ def test_random_playouts_keep_the_invariants(name, players, seed):
         move = legal[rnd.randrange(len(legal))]
         new = game.apply(state, move)
         assert state.to_data() == before, "apply changed its input state"
+        assert game.invariant_failures(new) == [], f"invariant broken after {move}"
         state = new
         steps += 1
     if game.is_terminal(state):
