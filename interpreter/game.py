@@ -253,6 +253,7 @@ class Game:
     def _advance(self, state: State):
         """Run automatic control points until a decision, or the end."""
         points = self.rules.points
+        ctx = Ctx(self, state)  # one context for the whole walk; locals are mirrored into it
         for _ in range(STEP_LIMIT):
             if state.over:
                 return
@@ -276,14 +277,16 @@ class Game:
                 else:
                     state.pc = point.next
                 continue
-            ctx = Ctx(self, state)
             try:
                 if op == "exec":
                     point.fn(ctx)
                     self._check_end(ctx)
+                    ctx.bindings = dict(state.locals)  # drop names an effect's `let` bound
                     state.pc = point.next
                 elif op == "assign":
-                    state.locals[point.var] = point.fn(ctx)
+                    value = point.fn(ctx)
+                    state.locals[point.var] = value
+                    ctx.bindings[point.var] = value
                     state.pc = point.next
                 elif op == "branch":
                     state.pc = point.next if point.fn(ctx) is True else point.alt
@@ -301,6 +304,7 @@ class Game:
                 elif op == "respond_start":
                     order = tuple(point.fn(ctx))
                     state.locals[point.var] = (order, 0, 0)
+                    ctx.bindings[point.var] = (order, 0, 0)
                     state.pc = point.next
                     if not order:
                         del state.locals[point.var]
@@ -314,6 +318,7 @@ class Game:
                         raise RuleError("R708", "a chance step has no outcomes", point.span, point.rule)
                     state.rng, i = rng.below(state.rng, len(outcomes))
                     state.locals[point.var] = outcomes[i]
+                    ctx.bindings[point.var] = outcomes[i]
                     state.pc = point.next
                 elif op == "nop":
                     state.pc = point.next
