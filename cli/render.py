@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console(highlight=False)
 error_console = Console(stderr=True, highlight=False)
@@ -54,11 +55,11 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
     for name, value in view["vars"].items():
         if board and name == board[1]:
             continue
-        table.add_row(label(game, name, lang), _short(value))
+        table.add_row(Text(label(game, name, lang)), Text(_short(value)))
     for name, value in view["zones"].items():
-        table.add_row(label(game, name, lang), _short(value))
+        table.add_row(Text(label(game, name, lang)), Text(_short(value)))
     for name, value in view.get("locals", {}).items():
-        table.add_row(name, _short(value))
+        table.add_row(Text(name), Text(_short(value)))
     console.print(table)
     if board:
         console.print(board[0])

@@ -737,3 +737,67 @@ def _lines(ctx, b, k):
         cache[k] = check_list(tuple(out))
     ctx.charge(len(cache[k]))
     return cache[k]
+
+
+@_fn("hop_targets", 5, 5, list_of(STR), [None, STR, LIST, LIST, INT])
+def _hop_targets(ctx, b, start, over, blocked, k):
+    """The first free nodes beyond runs of occupied nodes: every node reachable from `start`
+    along a path whose inner nodes all lie in `over` (at most `k` of them), that is itself
+    neither in `over` nor in `blocked`, nor `start`.  A node in both lists may be passed.
+    Sorted."""
+    g = _board(ctx, b)
+    start = _node(g, start)
+    k = want_int(k, "the number of nodes that may be passed")
+    over = {n for n in want_list(over, "the nodes that may be passed") if isinstance(n, str)}
+    blocked = {n for n in want_list(blocked, "the blocked nodes") if isinstance(n, str)}
+    seen, frontier, out = {start}, [start], set()
+    for depth in range(k + 1):
+        nxt = []
+        for n in frontier:
+            for m in g.neighbors(n):
+                if m in seen:
+                    continue
+                seen.add(m)
+                if m in over:
+                    if depth < k:
+                        nxt.append(m)
+                elif m not in blocked:
+                    out.add(m)
+        ctx.charge(len(frontier) + 1)
+        frontier = nxt
+        if not frontier:
+            break
+    return _node_list(out)
+
+
+@_fn("within", 3, 3, list_of(STR), [None, STR, INT])
+def _within(ctx, b, start, k):
+    """The nodes at 1 to k steps from `start` (following edge directions on a one-way board),
+    sorted.  Boards never change, so each (start, k) is computed once per board."""
+    g = _board(ctx, b)
+    start = _node(g, start)
+    k = want_int(k, "the number of steps")
+    if k < 0:
+        fail("within needs a number of steps of at least 0")
+    cache = g.graph.setdefault("_meeple_within", {})
+    key = (start, k)
+    if key not in cache:
+        dist = nx.single_source_shortest_path_length(g, start, cutoff=k)
+        cache[key] = _node_list(n for n, d in dist.items() if 0 < d)
+    ctx.charge(len(cache[key]))
+    return cache[key]
+
+
+@_fn("sum_maps", 1, 1, map_of(ANY, INT), [LIST])
+def _sum_maps(ctx, ms):
+    """Maps of counts added key by key: `sum_maps([{'a': 1}, {'a': 2, 'b': 1}])` is
+    `{'a': 3, 'b': 1}`; keys keep the order in which they first appear."""
+    out: dict = {}
+    ms = want_list(ms, "the maps to add")
+    ctx.charge(len(ms))
+    for m in ms:
+        m = want_map(m, "each element")
+        ctx.charge(len(m))
+        for k, v in m.items():
+            out[k] = out.get(k, 0) + want_int(v, "a count")
+    return out

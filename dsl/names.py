@@ -23,16 +23,19 @@ def _zone_reader(name):
 
 
 def var_type(decl: VarDecl):
+    # A per-player value is kept as a list indexed by player (see interpreter/state.py),
+    # so it is typed as one: `len(coins)`, `coins == [1, 2]` and `for c in coins` mean
+    # what they do at run time.
     if decl.per is None:
         return decl.type
-    return map_of(INT if decl.per == "player" else ANY, decl.type)
+    return list_of(decl.type) if decl.per == "player" else map_of(ANY, decl.type)
 
 
 def zone_type(decl: ZoneDecl):
     items = list_of(item_of())
     if decl.per is None:
         return items
-    return map_of(INT if decl.per == "player" else ANY, items)
+    return list_of(items) if decl.per == "player" else map_of(ANY, items)
 
 
 def global_scope(rs: Ruleset, define_readers: dict | None = None) -> Scope:
@@ -51,7 +54,7 @@ def global_scope(rs: Ruleset, define_readers: dict | None = None) -> Scope:
         kind = "function" if decl.params else "define"
         symbols[decl.name] = Symbol(decl.name, ANY, reader, kind, decl.span, meta={"params": decl.params})
     item_kinds = {k.name: dict(k.fields) for k in rs.components.values()}
-    item_props = {k.name: {p: d.type for p, d in k.props.items()} | {"face": STR}
+    item_props = {k.name: {p: d.type for p, d in k.props.items()} | {"face": STR, "seen_by": list_of(INT)}
                   for k in rs.components.values()}
     return Scope(symbols, item_kinds=item_kinds, item_props=item_props)
 

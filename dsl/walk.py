@@ -19,7 +19,7 @@ from .types import ANY, INT, element_type
 class Site:
     expr: object
     scope: Scope
-    role: str  # cond | value | list | target | assign
+    role: str  # cond | value | list | target (a zone) | var_target (a variable) | assign
     what: str
 
 
@@ -82,7 +82,8 @@ def effect_sites(effects: list[Effect], scope: Scope) -> Iterator[Site]:
             yield from effect_sites(a["do"], inner)
         else:
             for key, value in a.items():
-                if key in ("from", "to", "zone") and value is not None and not isinstance(value, str):
+                if key in ("from", "to", "zone") and e.kind != "reveal" and value is not None \
+                        and not isinstance(value, str):
                     yield Site(value, scope, "target", f"the '{key}' zone")
                 elif key == "with":
                     for name, v in value.items():
@@ -111,7 +112,7 @@ def action_sites(action, scope: Scope) -> Iterator[Site]:
             yield Site(check.cond, inner, "cond", "a requirement")
     for target, amount, _ in action.cost:
         if target is not None:
-            yield Site(target, inner, "target", "a cost")
+            yield Site(target, inner, "var_target", "a cost")
         if amount is not None:
             yield Site(amount, inner, "value", "a cost amount")
     yield from effect_sites(action.effects, inner)

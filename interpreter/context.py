@@ -19,7 +19,8 @@ class RuleError(Exception):
 
 
 class Ctx:
-    __slots__ = ("game", "state", "bindings", "player_count", "options", "cost", "trigger_depth")
+    __slots__ = ("game", "state", "bindings", "player_count", "options", "cost", "trigger_depth",
+                 "event_depth")
 
     def __init__(self, game, state, bindings=None):
         self.game = game
@@ -31,6 +32,7 @@ class Ctx:
             self.bindings.update(bindings)
         self.cost = 0
         self.trigger_depth = 0
+        self.event_depth = 0  # events emitted from inside event triggers, nested
 
     def charge(self, n: int = 1) -> None:
         self.cost += n

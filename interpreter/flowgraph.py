@@ -149,8 +149,13 @@ class FlowBuilder:
         for name in point.actions:
             action = self.rules.ruleset.actions[name]
             if kind == "choose" and action.then:
+                # The action's player and parameters are bound for its sub-decisions only:
+                # `apply` saves what they shadow and this point puts it back afterwards.
+                point.var = f"__saved{point.id}"
+                restore = self.add("restore", var=point.var, next=k, phase=phase)
                 inner = self.rules.action_scope(action, scope)
-                point.cont[name] = self.seq(action.then, inner, k, turn_var, phase)
+                # Sub-decisions are the acting player's unless a step names someone else.
+                point.cont[name] = self.seq(action.then, inner, restore.id, "player", phase)
             else:
                 point.cont[name] = k
         return point.id

@@ -58,7 +58,7 @@ class Game:
     def prop_default(self, item, name):
         entry = self.rules.prop_defaults.get((item.kind, name))
         if entry is None:
-            return "up" if name == "face" else None
+            return "up" if name == "face" else (() if name == "seen_by" else None)
         decl, fn = entry
         if fn is None:
             return None
@@ -212,6 +212,9 @@ class Game:
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
             if action.has_then and point.kind == "choose":
+                names = ("player",) + tuple(k for k, _ in move.args)
+                new.locals[point.var] = tuple((n, new.locals[n]) if n in new.locals else (n,) for n in names)
+                new.locals["player"] = move.player
                 new.locals.update(move.args)
         new.move_count += 1
         self._after_move(new, point, move)
@@ -262,11 +265,28 @@ class Game:
             if op == "decide":
                 if point.kind == "simultaneous":
                     if state.pending:
-                        return
+                        # Those with nothing they can do are not waited for.
+                        state._moves = None
+                        moves = self.legal_moves(state)
+                        able = tuple(p for p in state.pending if any(m.player == p for m in moves))
+                        if able != state.pending:
+                            if self.on_skip is not None:
+                                self.on_skip(state, point)
+                            state.pending = able
+                            state._moves = None
+                        if able:
+                            return
                     state.pc = point.next
                     continue
                 state._moves = None
-                if self.legal_moves(state):
+                moves = self.legal_moves(state)
+                if point.kind == "respond" and moves and all(m.action == PASS for m in moves):
+                    # A responder with nothing to play is not asked: they pass.
+                    state._moves = None
+                    self._after_move(state, point, moves[0])
+                    ctx.bindings = dict(state.locals)
+                    continue
+                if moves:
                     return
                 # Nobody can act here: a choose is skipped, a responder passes.
                 state._moves = None
@@ -274,6 +294,7 @@ class Game:
                     self.on_skip(state, point)
                 if point.kind == "respond":
                     self._after_move(state, point, Move(self._decider(state, point), PASS))
+                    ctx.bindings = dict(state.locals)
                 else:
                     state.pc = point.next
                 continue
@@ -319,6 +340,14 @@ class Game:
                     state.rng, i = rng.below(state.rng, len(outcomes))
                     state.locals[point.var] = outcomes[i]
                     ctx.bindings[point.var] = outcomes[i]
+                    state.pc = point.next
+                elif op == "restore":
+                    for entry in state.locals.pop(point.var):
+                        if len(entry) == 2:
+                            state.locals[entry[0]] = entry[1]
+                        else:
+                            state.locals.pop(entry[0], None)
+                    ctx.bindings = dict(state.locals)
                     state.pc = point.next
                 elif op == "nop":
                     state.pc = point.next

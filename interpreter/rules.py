@@ -23,6 +23,7 @@ from .flowgraph import FlowBuilder
 from .targets import compile_place
 
 TRIGGER_LIMIT = 200
+EVENT_DEPTH_LIMIT = 50
 
 
 @dataclass
@@ -182,7 +183,8 @@ class Rules:
         ctx.trigger_depth += 1
         try:
             for _ in range(TRIGGER_LIMIT):
-                if not self._fire_once(ctx, self.triggers, {}):
+                # Once the game is over nothing more reacts, so `end_game` quiets a trigger.
+                if ctx.state.over or not self._fire_once(ctx, self.triggers, {}):
                     return
             t = self.triggers[0][0]
             raise RuleError("R706", f"triggers kept firing {TRIGGER_LIMIT} times in a row; a trigger's "
@@ -192,8 +194,18 @@ class Rules:
 
     def fire_event(self, ctx, event, payload):
         group = self.event_triggers.get(event)
-        if group:
+        if not group:
+            return
+        if ctx.event_depth >= EVENT_DEPTH_LIMIT:
+            t = group[0][0]
+            raise RuleError("R706", f"event '{event}' was emitted {EVENT_DEPTH_LIMIT} times inside its own "
+                            "triggers; an event trigger must not keep emitting the events that fire it",
+                            t.span, t.rule)
+        ctx.event_depth += 1
+        try:
             self._fire_once(ctx, group, payload)
+        finally:
+            ctx.event_depth -= 1
 
     def _fire_once(self, ctx, group, payload) -> bool:
         fired = False

@@ -41,19 +41,24 @@ def read_in(container, keys):
 
 
 def check_bounds(decl, value, where: str, span):
-    """Apply a variable's declared bounds to an int written anywhere inside it."""
-    if decl is None or not isinstance(value, int) or isinstance(value, bool):
+    """Apply a variable's declared bounds to an int written anywhere inside it, and its
+    `choices` to any single value (text and booleans as well as numbers)."""
+    if decl is None:
         return value
-    lo, hi = decl.min, decl.max
-    if lo is not None and value < lo:
-        if decl.bounds == "clamp":
-            return lo
-        raise RuleError("R703", f"{where} would become {value}, below its minimum {lo}", span, decl.rule)
-    if hi is not None and value > hi:
-        if decl.bounds == "clamp":
-            return hi
-        raise RuleError("R703", f"{where} would become {value}, above its maximum {hi}", span, decl.rule)
-    if decl.choices is not None and value not in decl.choices:
+    if isinstance(value, int) and not isinstance(value, bool):
+        lo, hi = decl.min, decl.max
+        if lo is not None and value < lo:
+            if decl.bounds != "clamp":
+                raise RuleError("R703", f"{where} would become {value}, below its minimum {lo}", span,
+                                decl.rule)
+            value = lo
+        if hi is not None and value > hi:
+            if decl.bounds != "clamp":
+                raise RuleError("R703", f"{where} would become {value}, above its maximum {hi}", span,
+                                decl.rule)
+            value = hi
+    if decl.choices is not None and isinstance(value, (str, bool, int)) \
+            and not any(type(c) is type(value) and c == value for c in decl.choices):
         raise RuleError("R703", f"{where} would become {value!r}, not one of {list(decl.choices)}",
                         span, decl.rule)
     return value

@@ -6,7 +6,8 @@ from typing import Iterator
 from ..diagnostics import Diagnostic
 from . import components, expressions, flow, usage
 
-PASSES = [components.check_items, components.check_names_unique, expressions.check_expressions,
+PASSES = [components.check_items, components.check_reserved_fields, components.check_names_unique,
+          expressions.check_expressions,
           *flow.PASSES, *usage.PASSES]
 
 

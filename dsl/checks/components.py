@@ -28,6 +28,16 @@ def check_items(rs: Ruleset) -> Iterator[Diagnostic]:
                                      f"found {value!r}", span)
 
 
+def check_reserved_fields(rs: Ruleset) -> Iterator[Diagnostic]:
+    """`item.id` and `item.kind` always name the item and its component kind, so a
+    field or property of that name could never be read."""
+    for kind in rs.components.values():
+        for name in list(kind.fields) + list(kind.props):
+            if name in ("id", "kind", "face", "seen_by"):
+                yield Diagnostic("S109", f"'{name}' is reserved on every item and cannot be a field or "
+                                 f"property of '{kind.name}'", kind.span, rule=kind.rule)
+
+
 def check_names_unique(rs: Ruleset) -> Iterator[Diagnostic]:
     reserved = {"player", "options", "true", "false", "none", "key", "item"}
     for section in (rs.variables, rs.zones, rs.defines):

@@ -34,6 +34,8 @@ def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
                 yield Diagnostic("T409", f"{site.what} must be a list, found {t}", site.expr.span)
         elif site.role == "target":
             yield from _check_place(site, zone=True)
+        elif site.role == "var_target":
+            yield from _check_place(site, zone=False)
         elif site.role == "assign":
             assign = site.expr
             yield from _check_place(site, zone=False, target=assign.target)

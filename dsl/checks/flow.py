@@ -37,9 +37,32 @@ def check_action_references(rs: Ruleset) -> Iterator[Diagnostic]:
                 close = difflib.get_close_matches(name, list(rs.actions), n=1)
                 yield Diagnostic("F502", f"'{name}' is not a declared action" +
                                  (f"; did you mean '{close[0]}'?" if close else ""), span)
-            elif node.kind == "simultaneous" and rs.actions[name].then:
+            elif node.kind != "choose" and rs.actions[name].then:
                 yield Diagnostic("F504", f"action '{name}' has sub-decisions ('then'), which a "
-                                 "simultaneous step cannot hold", span)
+                                 f"{node.kind} step cannot hold", span)
+
+
+def check_recursive_actions(rs: Ruleset) -> Iterator[Diagnostic]:
+    """Sub-decisions are expanded into the flow graph, so an action may not offer
+    itself again, directly or through other actions, inside its own 'then'."""
+    offers = {name: [(n, span) for node in _nodes(a.then) if node.kind == "choose"
+                     for n, span in node.args.get("actions", []) if n in rs.actions and rs.actions[n].then]
+              for name, a in rs.actions.items()}
+    done: set = set()
+
+    def visit(name, path):
+        for nxt, span in offers.get(name, ()):
+            if nxt in path:
+                cycle = path[path.index(nxt):] + [nxt]
+                yield Diagnostic("F509", f"action '{nxt}' is offered again inside its own "
+                                 f"sub-decisions ({' -> '.join(cycle)}); repeat it with a loop "
+                                 "in its 'then' instead", span)
+            elif nxt not in done:
+                yield from visit(nxt, path + [nxt])
+        done.add(name)
+    for name in rs.actions:
+        if name not in done:
+            yield from visit(name, [name])
 
 
 def _labels(rs: Ruleset) -> dict:
@@ -102,5 +125,5 @@ def check_flow_present(rs: Ruleset) -> Iterator[Diagnostic]:
                          rs.game.span, severity="warning")
 
 
-PASSES = [check_action_references, check_labels, check_unreachable, check_actions_offered,
-          check_flow_present]
+PASSES = [check_action_references, check_recursive_actions, check_labels, check_unreachable,
+          check_actions_offered, check_flow_present]

@@ -1,0 +1,54 @@
+"""Zavandor (ZavanDor manói): reduced random play for every player count, conformance,
+and the privacy of soil samples."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple.interpreter import load_game, load_rules
+from meeple.interpreter.conformance import conformance_report
+
+GAMES = 50
+MOVE_CAP = 5000  # generous: random games take a few hundred moves
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_normally_and_keep_the_invariants(players):
+    game = load_game("zavandor", players)
+    for seed in range(GAMES):
+        rnd = random.Random(seed)
+        state = game.new_state(seed)
+        moves = 0
+        while not game.is_terminal(state):
+            legal = game.legal_moves(state)
+            assert legal, f"seed {seed}: no legal move"
+            state = game.apply(state, legal[rnd.randrange(len(legal))])
+            moves += 1
+            assert moves < MOVE_CAP, f"seed {seed}: the move cap was hit"
+            assert game.invariant_failures(state) == [], f"seed {seed}, move {moves}"
+        out = game.outcome(state)
+        assert out.winners and max(out.scores) >= 24 - 2 * players
+
+
+def test_conformance_is_complete():
+    report = conformance_report(load_rules("zavandor").ruleset)
+    assert report["gaps"] == [] and report["unknown_citations"] == []
+    assert report["complete"]
+
+
+def test_a_soil_sample_is_seen_only_by_the_sampler():
+    game = load_game("zavandor", 3)
+    state = game.apply(game.new_state(5), "sample(space=II-3)")
+    tile = state.zones["site"]["II-3"][0]
+    assert game.view(state, 0)["zones"]["site"]["II-3"] == [tile.id]
+    for other in (1, 2):
+        assert game.view(state, other)["zones"]["site"]["II-3"]["items"] == ["?"]
+    # The sample does not use the action, and the same tile is not offered again.
+    assert game.current_players(state) == (0,)
+    assert "sample(space=II-3)" not in [str(m) for m in game.legal_moves(state)]
+
+
+def test_the_discount_rule_is_an_option():
+    assert load_game("zavandor", 2).options["discount_rule"] is False
+    assert load_game("zavandor", 2, {"discount_rule": True}).options["discount_rule"] is True
