@@ -21,14 +21,19 @@ def _label(g, n):
     return f"{n}: {text}"
 
 
-def export_flow(rules, fmt: str) -> str:
-    g = rules.flow.graph
+def _export_data(g, fmt: str) -> str:
+    """JSON node-link or GraphML: the same for any graph."""
     if fmt == "json":
         return json.dumps(nx.node_link_data(g, edges="edges"), indent=1, default=str)
-    if fmt == "graphml":
-        buf = io.BytesIO()
-        nx.write_graphml(g, buf)
-        return buf.getvalue().decode()
+    buf = io.BytesIO()
+    nx.write_graphml(g, buf)
+    return buf.getvalue().decode()
+
+
+def export_flow(rules, fmt: str) -> str:
+    g = rules.flow.graph
+    if fmt in ("json", "graphml"):
+        return _export_data(g, fmt)
     if fmt == "dot":
         lines = [f'digraph "{rules.ruleset.game.name}" {{', "  node [shape=box, fontname=Helvetica];"]
         for n in g.nodes:
@@ -44,12 +49,8 @@ def export_flow(rules, fmt: str) -> str:
 def export_states(ex, fmt: str) -> str:
     """The explored state graph.  Node ids are state keys; DOT is only sensible for small graphs."""
     g = ex.graph
-    if fmt == "json":
-        return json.dumps(nx.node_link_data(g, edges="edges"), indent=1, default=str)
-    if fmt == "graphml":
-        buf = io.BytesIO()
-        nx.write_graphml(g, buf)
-        return buf.getvalue().decode()
+    if fmt in ("json", "graphml"):
+        return _export_data(g, fmt)
     if fmt == "dot":
         if g.number_of_nodes() > 2000:
             raise ValueError(f"{g.number_of_nodes()} states is too many for DOT; use graphml or json")
