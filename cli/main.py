@@ -111,13 +111,15 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              players: Optional[int] = typer.Option(None, "--players", "-p"),
              seed: int = typer.Option(0, "--seed", "-s"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
-             max_moves: int = typer.Option(10_000, "--max-moves", help="stop a game that runs longer"),
+             max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
+             jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent)"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o")):
     """Play N games between random bots and summarise lengths, wins and scores."""
     from .simulate import print_summary, run_simulation
     g = _game(game, players, option)
-    summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check)
+    summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check,
+                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options)))
     if as_json:
         console.print_json(json.dumps(summary))
     else:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
 
 from rich.progress import Progress
 from rich.table import Table
@@ -10,62 +12,105 @@ from .play import RandomBot
 from .render import console
 
 
-def play_out(game, seed: int, max_moves: int, check: bool = False, broken: list | None = None):
-    """One random game; returns (final state, number of moves, finished?).  With
-    `check`, the ruleset's invariants are tested after every move and failures
-    appended to `broken`."""
+def play_out(game, seed: int, max_moves: int, check: bool = False) -> dict:
+    """One random game, as a record: its length, how it ended, the result and, with
+    `check`, every invariant that failed after a move.  A state that is not over but
+    offers no move is reported as `stuck`, never as a crash."""
     bot = RandomBot(seed)
     state = game.new_state(seed)
-    moves = 0
+    moves, broken, stuck = 0, [], False
+    started = time.process_time()
     while not game.is_terminal(state) and moves < max_moves:
         player = game.current_players(state)[0]
+        if not game.legal_moves(state, player):
+            stuck = True
+            break
         state = game.apply(state, bot.choose(game, state, player))
         moves += 1
         if check:
             for failure in game.invariant_failures(state):
                 broken.append({"seed": seed, "move": moves, "reason": failure.reason, "rule": failure.rule})
-    return state, moves, game.is_terminal(state)
+    record = {"seed": seed, "moves": moves, "finished": game.is_terminal(state), "stuck": stuck,
+              "failures": broken, "cpu": time.process_time() - started}
+    if record["finished"]:
+        out = game.outcome(state)
+        record.update(winners=list(out.winners), scores=list(out.scores), reason=out.reason)
+    return record
+
+
+_worker_game = None
+
+
+def _start_worker(spec):
+    global _worker_game
+    from meeple.interpreter import load_game
+    _worker_game = load_game(*spec)
+
+
+def _play_in_worker(args):
+    return play_out(_worker_game, *args)
+
+
+def _records(game, seeds, max_moves, check, jobs, spec):
+    """Game records in seed order; with `jobs` > 1 the games run in worker processes,
+    each loading the ruleset once from `spec` (name or path, players, options)."""
+    if jobs <= 1:
+        for s in seeds:
+            yield play_out(game, s, max_moves, check)
+        return
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(spec,)) as pool:
+        yield from pool.map(_play_in_worker, [(s, max_moves, check) for s in seeds], chunksize=4)
 
 
 def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool = True,
-                   check: bool = False) -> dict:
+                   check: bool = False, jobs: int = 1, spec: tuple | None = None) -> dict:
     n = game.player_count
-    lengths, wins, draws, unfinished = [], [0] * n, 0, 0
+    lengths, wins, draws, unfinished, stuck, cpu = [], [0] * n, 0, 0, 0, 0.0
     scores = [[] for _ in range(n)]
+    reasons: dict = {}
     broken: list = []
     prog = Progress(transient=True, console=console) if progress else None
     task = prog.add_task("simulating", total=games) if prog else None
+    started = time.perf_counter()
     if prog:
         prog.start()
     try:
-        for g in range(games):
-            state, length, finished = play_out(game, seed + g, max_moves, check, broken)
-            lengths.append(length)
-            if not finished:
+        for r in _records(game, range(seed, seed + games), max_moves, check, jobs, spec):
+            lengths.append(r["moves"])
+            cpu += r["cpu"]
+            broken.extend(r["failures"])
+            if r["stuck"]:
+                stuck += 1
+            elif not r["finished"]:
                 unfinished += 1
             else:
-                out = game.outcome(state)
-                if not out.winners:
+                reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+                if not r["winners"]:
                     draws += 1
-                for w in out.winners:
+                for w in r["winners"]:
                     wins[w] += 1
                 for p in range(n):
-                    if isinstance(out.scores[p], (int, float)):
-                        scores[p].append(out.scores[p])
+                    if isinstance(r["scores"][p], (int, float)):
+                        scores[p].append(r["scores"][p])
             if prog:
                 prog.advance(task)
     finally:
         if prog:
             prog.stop()
+    wall = time.perf_counter() - started
     return {
-        "ruleset": game.name, "players": n, "games": games, "seed": seed,
-        "length": _stats(lengths), "unfinished": unfinished, "draws": draws,
+        "ruleset": game.name, "players": n, "games": games, "seed": seed, "jobs": jobs,
+        "length": _stats(lengths), "unfinished": unfinished, "stuck": stuck, "draws": draws,
+        "end_reasons": reasons,
         "wins_by_seat": wins,
         "win_rate_by_seat": [round(w / games, 4) for w in wins],
         "scores_by_seat": [_stats(s) for s in scores],
         "invariants_checked": check,
         "invariant_failures": broken[:20],
         "invariant_failure_count": len(broken),
+        "wall_seconds": round(wall, 2),
+        "cpu_seconds": round(cpu, 2),
+        "games_per_cpu_second": round(games / cpu, 3) if cpu else None,
     }
 
 
@@ -81,7 +126,12 @@ def print_summary(s: dict) -> None:
                   f"{s['seed']}..{s['seed'] + s['games'] - 1}")
     L = s["length"]
     console.print(f"game length (moves): min {L['min']}, mean {L['mean']}, max {L['max']}, sd {L['stdev']}")
-    console.print(f"draws: {s['draws']}   unfinished (hit --max-moves): {s['unfinished']}")
+    console.print(f"draws: {s['draws']}   unfinished (hit --max-moves): {s['unfinished']}   "
+                  f"stuck (no legal move): {s['stuck']}")
+    for reason, count in s["end_reasons"].items():
+        console.print(f"ended {count}x: {reason}")
+    console.print(f"time: {s['wall_seconds']} s wall, {s['cpu_seconds']} s CPU in games "
+                  f"({s['games_per_cpu_second']} games per CPU second, {s['jobs']} job(s))")
     if s["invariants_checked"]:
         n = s["invariant_failure_count"]
         console.print(f"invariants checked after every move: {'all held' if not n else f'{n} failures'}")

@@ -118,9 +118,28 @@ _FLAT = frozenset({int, str, bool, type(None), Item})
 
 def equal(a, b) -> bool:
     t = type(a)
-    if t is type(b) and t in _FLAT:
-        return a == b
+    if t is type(b):
+        if t in _FLAT:
+            return a == b
+        if t is tuple:
+            return len(a) == len(b) and all(map(equal, a, b))
+        if t is dict and _plain_keys(a) and _plain_keys(b):
+            # With no true/false keys, Python's key lookup is the language's equality.
+            return len(a) == len(b) and all(k in b and equal(v, b[k]) for k, v in a.items())
     return strict_key(a) == strict_key(b)
+
+
+def _plain_keys(m: dict) -> bool:
+    return all(type(k) is str or type(k) is int for k in m)
+
+
+def _same(v):
+    """A predicate true exactly for the values the language calls equal to `v`."""
+    t = type(v)
+    if t in _FLAT:
+        return lambda x: type(x) is t and x == v
+    k = strict_key(v)
+    return lambda x: strict_key(x) == k
 
 
 def contains(x, container, span=None) -> bool:
@@ -432,16 +451,16 @@ def _concat(ctx, *lists):
 def _index_of(ctx, xs, v):
     xs = want_list(xs, "the first argument of index_of")
     ctx.charge(len(xs))
-    k = strict_key(v)
-    return next((i for i, x in enumerate(xs) if strict_key(x) == k), -1)
+    same = _same(v)
+    return next((i for i, x in enumerate(xs) if same(x)), -1)
 
 
 @_fn("count_of", 2, 2, INT, [LIST, None])
 def _count_of(ctx, xs, v):
     xs = want_list(xs, "the first argument of count_of")
     ctx.charge(len(xs))
-    k = strict_key(v)
-    return sum(1 for x in xs if strict_key(x) == k)
+    same = _same(v)
+    return sum(1 for x in xs if same(x))
 
 
 @_fn("str", 1, 1, STR, [None])
@@ -799,5 +818,7 @@ def _sum_maps(ctx, ms):
         m = want_map(m, "each element")
         ctx.charge(len(m))
         for k, v in m.items():
-            out[k] = out.get(k, 0) + want_int(v, "a count")
+            if type(v) is not int:
+                want_int(v, "a count")
+            out[k] = out.get(k, 0) + v
     return out

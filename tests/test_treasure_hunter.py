@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from ruleset_support import check_conformance_complete, check_random_games
 
-from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.conformance import conformance_report
+from meeple.interpreter import load_game
 
 NAME = "treasure-hunter"
 GAMES = 50
@@ -21,27 +21,12 @@ MOVE_CAP = 5_000  # real games take about 200-450 moves
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_end_normally_with_invariants(players):
-    game = load_game(NAME, players)
-    for seed in range(GAMES):
-        rnd = random.Random(seed)
-        state = game.new_state(seed)
-        moves = 0
-        while not game.is_terminal(state):
-            assert moves < MOVE_CAP, f"seed {seed}: no end after {MOVE_CAP} moves"
-            legal = game.legal_moves(state)
-            assert legal, f"seed {seed}: no legal move in phase {state.phase}"
-            state = game.apply(state, legal[rnd.randrange(len(legal))])
-            moves += 1
-            assert game.invariant_failures(state) == [], f"seed {seed}, move {moves}"
+    for state, _ in check_random_games(NAME, players, range(GAMES), MOVE_CAP):
         assert state.vars["round"] == 6, "the game ends after the fifth round"
-        outcome = game.outcome(state)
-        assert outcome.winners and len(outcome.scores) == players
 
 
 def test_conformance_report_is_complete():
-    report = conformance_report(load_rules(NAME).ruleset)
-    assert report["gaps"] == [] and report["unknown_citations"] == []
-    assert report["complete"]
+    check_conformance_complete(NAME)
 
 
 @pytest.mark.parametrize("players", [2, 3])

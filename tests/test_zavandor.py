@@ -2,39 +2,24 @@
 and the privacy of soil samples."""
 from __future__ import annotations
 
-import random
-
 import pytest
+from ruleset_support import check_conformance_complete, check_random_games
 
-from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.conformance import conformance_report
+from meeple.interpreter import load_game
 
+NAME = "zavandor"
 GAMES = 50
 MOVE_CAP = 5000  # generous: random games take a few hundred moves
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_end_normally_and_keep_the_invariants(players):
-    game = load_game("zavandor", players)
-    for seed in range(GAMES):
-        rnd = random.Random(seed)
-        state = game.new_state(seed)
-        moves = 0
-        while not game.is_terminal(state):
-            legal = game.legal_moves(state)
-            assert legal, f"seed {seed}: no legal move"
-            state = game.apply(state, legal[rnd.randrange(len(legal))])
-            moves += 1
-            assert moves < MOVE_CAP, f"seed {seed}: the move cap was hit"
-            assert game.invariant_failures(state) == [], f"seed {seed}, move {moves}"
-        out = game.outcome(state)
-        assert out.winners and max(out.scores) >= 24 - 2 * players
+    for _, out in check_random_games(NAME, players, range(GAMES), MOVE_CAP):
+        assert max(out.scores) >= 24 - 2 * players
 
 
 def test_conformance_is_complete():
-    report = conformance_report(load_rules("zavandor").ruleset)
-    assert report["gaps"] == [] and report["unknown_citations"] == []
-    assert report["complete"]
+    check_conformance_complete(NAME)
 
 
 def test_a_soil_sample_is_seen_only_by_the_sampler():

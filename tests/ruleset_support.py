@@ -1,0 +1,51 @@
+"""What every rulebook transcription is tested for, shared by the per-game test files.
+
+Random play is the same policy as `meeple simulate` and the CLI's random bot: a uniform
+choice among all legal moves from a generator seeded with the game's seed.  Each game must
+end by the ruleset's own end rules (there is no turn cap in any ruleset), never reach a state
+without legal moves, and keep every declared invariant after every move.
+"""
+from __future__ import annotations
+
+import random
+
+from meeple.interpreter import load_game, load_rules
+from meeple.interpreter.conformance import conformance_report
+
+
+def play_random_game(game, seed: int, move_cap: int):
+    """Play one seeded random game to its end, checking invariants after every move.
+
+    `move_cap` is a safety net for the test itself, far above the real lengths: reaching it
+    fails the test, it never ends a game."""
+    rnd = random.Random(seed)
+    state = game.new_state(seed)
+    assert game.invariant_failures(state) == [], f"seed {seed}: invariants broken by set-up"
+    moves = 0
+    while not game.is_terminal(state):
+        assert moves < move_cap, f"seed {seed}: no end after {move_cap} moves"
+        legal = game.legal_moves(state)
+        assert legal, f"seed {seed}: no legal move in phase {state.phase}"
+        state = game.apply(state, legal[rnd.randrange(len(legal))])
+        moves += 1
+        failures = game.invariant_failures(state)
+        assert failures == [], f"seed {seed}, move {moves}: {[str(f) for f in failures]}"
+    return state
+
+
+def check_random_games(name: str, players: int, seeds, move_cap: int, options=None):
+    """Random games for each seed; returns their outcomes for game-specific checks."""
+    game = load_game(name, players, options or {})
+    outcomes = []
+    for seed in seeds:
+        state = play_random_game(game, seed, move_cap)
+        outcome = game.outcome(state)
+        assert outcome.winners and len(outcome.scores) == players, f"seed {seed}: {outcome}"
+        outcomes.append((state, outcome))
+    return outcomes
+
+
+def check_conformance_complete(name: str):
+    report = conformance_report(load_rules(name).ruleset)
+    assert report["gaps"] == [] and report["unknown_citations"] == [], report
+    assert report["complete"], report
