@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 
 from meeple.dsl.diagnostics import RulesetError
 from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
@@ -34,6 +35,14 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
         fail(str(exc))
 
 
+def _load_save(g, path: Path):
+    from meeple.interpreter.saves import read_save
+    saved = read_save(g, path)
+    if not saved.hash_matches:
+        error_console.print("[yellow]warning:[/] the ruleset changed since this state was saved")
+    return saved.state
+
+
 def _parse_value(text: str):
     """Option values on the command line: JSON where it parses (1, true, [3, 4, 5]), else text."""
     try:
@@ -53,7 +62,7 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
         try:
             path = find_ruleset(path)
         except FileNotFoundError as exc:
-            error_console.print(f"error: {exc}")
+            error_console.print(f"error: {escape(str(exc))}")
             bad = True
             continue
         rs, diags = read_ruleset(path)
@@ -84,12 +93,11 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
          max_moves: Optional[int] = typer.Option(None, "--max-moves")):
     """Play a game in the terminal, hot-seat and/or against random bots."""
-    from meeple.interpreter.saves import load_state
     from .play import run_play
     g = _game(game, players, option)
     seats = set(range(g.player_count)) if bots == "all" else \
         {int(x) for x in bots.split(",") if x.strip().isdigit()}
-    state = load_state(g, load) if load else g.new_state(seed)
+    state = _load_save(g, load) if load else g.new_state(seed)
     console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players · seed {seed}")
     run_play(g, state, seed, seats, lang, str(log) if log else None, bot_seed=seed, max_moves=max_moves)
 
@@ -136,7 +144,7 @@ def replay(log: Path):
     if not result.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this log was written")
     if result.diverged_at is not None:
-        error_console.print(f"diverged at move {result.diverged_at}: {result.reason}")
+        error_console.print(f"diverged at move {result.diverged_at}: {escape(str(result.reason))}")
         raise typer.Exit(1)
     if result.final_matches is False:
         error_console.print("all moves replayed, but the final state differs from the one recorded")
@@ -193,10 +201,10 @@ def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or fol
             res = run_scenario(sc)
             if res.passed:
                 passed += 1
-                console.print(f"[green]PASS[/] {f}: {sc.name}")
+                console.print(f"[green]PASS[/] {escape(f'{f}: {sc.name}')}")
             else:
                 failed += 1
-                console.print(f"[red]FAIL[/] {f}: {sc.name}")
+                console.print(f"[red]FAIL[/] {escape(f'{f}: {sc.name}')}")
                 print_diagnostics(res.failures)
     console.print(f"{passed} passed, {failed} failed")
     raise typer.Exit(1 if failed else 0)
@@ -228,8 +236,7 @@ def graph(game: str,
             return
         from meeple.interpreter.explore import explore
         from meeple.interpreter.graphstats import summarize
-        from meeple.interpreter.saves import load_state
-        root = load_state(g, load) if load else None
+        root = _load_save(g, load) if load else None
         ex = explore(g, root, depth, max_states, seconds)
         stats = summarize(ex)
         if fmt:

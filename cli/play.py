@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+from rich.markup import escape
+
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
@@ -43,7 +45,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                     console.rule(f"move {state.move_count + 1} · player {player}" +
                                  (f" · {state.phase}" if state.phase else ""))
                     shown_turn = (state.phase, player)
-                console.print(f"  player {player} (bot) plays [bold]{move}[/]")
+                console.print(f"  player {player} (bot) plays [bold]{escape(str(move))}[/]")
             history.append((state, move))
             state = game.apply(state, move)
             continue
@@ -80,7 +82,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 else:
                     move = game.parse_move(state, answer, player)
             except IllegalMove as exc:
-                console.print(f"[red]illegal:[/] {exc.rejection} [dim][{exc.rejection.code}][/]")
+                console.print(f"[red]illegal:[/] {escape(str(exc.rejection))} [dim]\\[{exc.rejection.code}][/]")
                 continue
             history.append((state, move))
             state = game.apply(state, move)
@@ -106,7 +108,7 @@ def _undo(history, player):
 def show_result(game, state):
     out = game.outcome(state)
     console.rule("game over")
-    console.print(f"reason: {out.reason}")
+    console.print(f"reason: {escape(out.reason)}")
     for p in range(game.player_count):
         tb = f"  tie-breaks {list(out.tiebreaks[p])}" if out.tiebreaks[p] else ""
         console.print(f"  player {p}: score {out.scores[p]}, rank {out.ranks[p]}{tb}")

@@ -8,6 +8,7 @@ import sys
 from typing import NoReturn
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -16,7 +17,7 @@ error_console = Console(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    error_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    error_console.print(f"[bold red]error:[/] {escape(str(message))}", markup=True, soft_wrap=True)
     raise SystemExit(code)
 
 
@@ -25,13 +26,9 @@ def print_diagnostics(diagnostics) -> None:
         colour = "red" if d.severity == "error" else "yellow"
         text = d.render()
         head, _, rest = text.partition("\n")
-        error_console.print(f"[{colour}]{_escape(head)}[/]", soft_wrap=True)
+        error_console.print(f"[{colour}]{escape(head)}[/]", soft_wrap=True)
         if rest:
             error_console.print(rest, soft_wrap=True, markup=False)
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
 
 
 def label(game, name: str, lang: str | None) -> str:
@@ -45,12 +42,12 @@ def label(game, name: str, lang: str | None) -> str:
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
     """Print one player's view: variables, zones and whose turn it is."""
     if title:
-        console.print(f"[bold]{_escape(title)}[/]")
+        console.print(f"[bold]{escape(title)}[/]")
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold cyan")
     table.add_column()
     if view.get("phase"):
-        table.add_row("phase", label(game, view["phase"], lang))
+        table.add_row("phase", Text(label(game, view["phase"], lang)))
     board = _board_picture(game, view)
     for name, value in view["vars"].items():
         if board and name == board[1]:
@@ -62,9 +59,9 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
         table.add_row(Text(name), Text(_short(value)))
     console.print(table)
     if board:
-        console.print(board[0])
+        console.print(board[0], markup=False)
     for line in view.get("log", [])[-3:]:
-        console.print(f"  [dim]{_escape(line)}[/]")
+        console.print(f"  [dim]{escape(line)}[/]")
 
 
 def _board_picture(game, view):
@@ -117,7 +114,7 @@ def show_moves(game, moves, lang: str | None = None) -> None:
     for i, m in enumerate(moves, 1):
         name = label(game, m.action, lang)
         text = str(m) if name == m.action else f"{name}: {m}"
-        console.print(f"  [bold]{i:>3}[/]  {_escape(text)}")
+        console.print(f"  [bold]{i:>3}[/]  {escape(text)}")
 
 
 def is_tty() -> bool:

@@ -5,6 +5,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -129,14 +130,14 @@ def print_summary(s: dict) -> None:
     console.print(f"draws: {s['draws']}   unfinished (hit --max-moves): {s['unfinished']}   "
                   f"stuck (no legal move): {s['stuck']}")
     for reason, count in s["end_reasons"].items():
-        console.print(f"ended {count}x: {reason}")
+        console.print(f"ended {count}x: {escape(reason)}")
     console.print(f"time: {s['wall_seconds']} s wall, {s['cpu_seconds']} s CPU in games "
                   f"({s['games_per_cpu_second']} games per CPU second, {s['jobs']} job(s))")
     if s["invariants_checked"]:
         n = s["invariant_failure_count"]
         console.print(f"invariants checked after every move: {'all held' if not n else f'{n} failures'}")
         for f in s["invariant_failures"][:5]:
-            console.print(f"  [red]seed {f['seed']} move {f['move']}:[/] {f['reason']} (rule {f['rule']})")
+            console.print(f"  [red]seed {f['seed']} move {f['move']}:[/] {escape(f['reason'])} (rule {escape(str(f['rule']))})")
     t = Table("seat", "wins", "win rate", "mean score", "min", "max")
     for p in range(s["players"]):
         sc = s["scores_by_seat"][p]

@@ -82,10 +82,12 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
         return None, diagnostics + r.diagnostics
     game = build_game(r, parts["game"][0][1], parts["game"][0][2])
     named = {s: {} for s in ("components", "variables", "zones", "boards", "define", "actions", "triggers")}
+    # Actions and triggers each have a namespace of their own; the other sections share one.
     seen: dict = {}
+    own = {"actions": {}, "triggers": {}}
     for section, into in named.items():
         for _, value, _ in parts[section]:
-            build_named(r, section, value, into, seen if section not in ("actions", "triggers") else {})
+            build_named(r, section, value, into, own.get(section, seen))
     setup = [e for _, v, _ in parts["setup"] for e in build_effects(r, v, "setup")]
     flow = build_flow(r, parts["flow"][0][1]) if parts["flow"] else []
     end = [e for _, v, _ in parts["end"] for e in build_end(r, v)]

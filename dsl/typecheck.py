@@ -193,8 +193,20 @@ class _Checker:
             self.error("T401", f"a {lt} is never {node.op} a {rt}", node.span)
 
     # -- access ----------------------------------------------------------------------
+    def _check_option(self, obj, name, span, scope):
+        """`options.x` and `options['x']` must name an option the game declares."""
+        if not (isinstance(obj, A.Name) and obj.name == "options" and isinstance(name, str)):
+            return
+        sym = scope.lookup("options")
+        known = sym.meta.get("keys") if sym is not None else None
+        if known is not None and name not in known:
+            self.error("N305", f"the game declares no option '{name}'{_close(name, set(known))}", span,
+                       [f"declared options: {', '.join(known) or '(none)'}"])
+
     def v_Index(self, node, scope):
         ot, it = self.visit(node.obj, scope), self.visit(node.index, scope)
+        if isinstance(node.index, A.Const):
+            self._check_option(node.obj, node.index.value, node.index.span, scope)
         if ot.name == "list" or ot.name == "str":
             if not INT.accepts(it):
                 self.error("T401", f"a {ot.name} position must be int, found {it}", node.index.span)
@@ -210,6 +222,7 @@ class _Checker:
     def v_Member(self, node, scope):
         ot = self.visit(node.obj, scope)
         name = node.name
+        self._check_option(node.obj, name, node.name_span, scope)
         if ot.name == "item":
             if name in ("id", "kind"):
                 return STR

@@ -5,24 +5,9 @@ from __future__ import annotations
 import re
 
 from .context import Ctx
-from .moves import PASS, Rejection, cost_shortfall, format_value
+from .moves import PASS, Rejection, cost_shortfall, format_value, split_args
 
 _MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
-
-
-def _split_args(text: str) -> list[str]:
-    depth, start, out = 0, 0, []
-    for i, ch in enumerate(text):
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    if text[start:]:
-        out.append(text[start:])
-    return out
 
 
 def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
@@ -50,7 +35,7 @@ def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
         return Rejection("M807", f"'{name}' cannot be taken now{where}; possible now: "
                          f"{', '.join(point.actions) or '(none)'}", point.rule)
     given = {}
-    for part in _split_args(match.group("args") or ""):
+    for part in split_args(match.group("args") or ""):
         key, eq, value = part.partition("=")
         if not eq:
             return Rejection("M802", f"parameter '{part}' must be written name=value")

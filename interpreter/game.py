@@ -15,7 +15,7 @@ from meeple.dsl.eval_errors import EvalError
 
 from . import rng
 from .context import Ctx, RuleError
-from .moves import PASS, IllegalMove, Move, Rejection, enumerate_action
+from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, enumerate_action
 from .outcome import Outcome, compute_outcome
 from .state import State
 
@@ -74,6 +74,7 @@ class Game:
             state.vars[name] = self._initial(ctx, decl, per, init, default=_default_of(decl))
         for name, (decl, per, init) in self.rules.zone_initials.items():
             state.zones[name] = self._initial(ctx, decl, per, init, default=(), zone=True)
+        self._check_one_place_each(state)
         self._place_faces(ctx)
         try:
             self.rules.setup(ctx)
@@ -81,9 +82,25 @@ class Game:
             raise RuleError(exc.code, exc.message, exc.span) from None
         state.pc = self.rules.start
         state.locals = {}
+        self._check_end(ctx)  # a game may be over before its first decision
         self._advance(state)
         _ = n
         return state
+
+    def _check_one_place_each(self, state):
+        """Zones' `initial` contents must not share an item: an item is in one place."""
+        where: dict = {}
+        for name, contents in state.zones.items():
+            groups = contents.items() if isinstance(contents, dict) else (
+                enumerate(contents) if self.rules.zones[name].per is not None else [(None, contents)])
+            for key, group in groups:
+                here = name if key is None else f"{name}[{key!r}]"
+                for item in group:
+                    if item.id in where:
+                        decl = self.rules.zones[name]
+                        raise RuleError("R710", f"item '{item.id}' starts both in {where[item.id]} and in {here}",
+                                        decl.span, decl.rule)
+                    where[item.id] = here
 
     def _initial(self, ctx, decl, per, init, default, zone=False):
         def value(bindings):
@@ -362,7 +379,7 @@ class Game:
 
     # -- moves as text ------------------------------------------------------------------------
     def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
-        text = "".join(text.split())
+        text = canonical_text(text)
         for m in self.legal_moves(state):
             if str(m) == text and (player is None or m.player == player):
                 return m

@@ -57,6 +57,51 @@ class Move:
 PASS = "pass"
 
 
+def canonical_text(text: str) -> str:
+    """A move as typed, in its canonical form: whitespace outside quoted strings dropped."""
+    out, quote, escaped = [], None, False
+    for ch in text:
+        if quote:
+            out.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            out.append(ch)
+        elif not ch.isspace():
+            out.append(ch)
+    return "".join(out)
+
+
+def split_args(text: str) -> list[str]:
+    """`a=1,b=[2,3],c='x,y'` into its top-level parts (commas in brackets or quotes kept)."""
+    depth, start, out, quote, escaped = 0, 0, [], None, False
+    for i, ch in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    if text[start:]:
+        out.append(text[start:])
+    return out
+
+
 @dataclass(frozen=True)
 class Rejection:
     """Why a move is not legal: a code, a reason, and the rule it cites."""

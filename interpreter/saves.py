@@ -46,6 +46,9 @@ def state_from_json(game, data, path="<data>") -> State:
         raise CorruptFile(path, f"saved from ruleset '{data.get('ruleset')}', not '{game.name}'")
     if data.get("players") != game.player_count:
         raise CorruptFile(path, f"saved with {data.get('players')} players, not {game.player_count}")
+    options = json.loads(json.dumps(game.options))  # as a save writes them: lists, not tuples
+    if data.get("options", options) != options:
+        raise CorruptFile(path, f"saved with the options {data.get('options')}, not {game.options}")
     try:
         s = data["state"]
         state = State()
@@ -73,13 +76,24 @@ def _check_shape(game, state, path):
 
 
 def load_state(game, path: str | Path) -> State:
+    return read_save(game, path).state
+
+
+@dataclass
+class SavedGame:
+    state: State
+    hash_matches: bool  # false: the ruleset's text changed since the save was made
+
+
+def read_save(game, path: str | Path) -> SavedGame:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise CorruptFile(path, f"cannot be read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise CorruptFile(path, f"not valid JSON ({exc.msg} at line {exc.lineno})", exc.lineno) from None
-    return state_from_json(game, data, path)
+    state = state_from_json(game, data, path)
+    return SavedGame(state, data.get("hash") == game.rules.ruleset.content_hash)
 
 
 # -- replay logs ------------------------------------------------------------------

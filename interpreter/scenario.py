@@ -8,7 +8,7 @@ conformance tests: every worked example of a rulebook becomes one.
         rule: "three in a row"
         players: 2
         seed: 1
-        given: ["cell['a1'] = 'X'"]           # effects, run after setup
+        given: ["cell['a1'] = 'X'"]           # effects, run after setup; `player` is the first to move
         moves: ["place(at=b1)", {player: 1, move: "place(at=c3)"},
                 {move: "place(at=a1)", illegal: M804}]
         expect:
@@ -125,6 +125,8 @@ def run_scenario(sc: Scenario) -> ScenarioResult:
             state = state.copy()
             run = rules.effects.block(given, rules.scope.bind({"player": None}))
             ctx = Ctx(game, state)
+            acting = game.current_players(state)
+            ctx.bindings["player"] = acting[0] if acting else None  # `player`: the first to move
             run(ctx)
             game._check_end(ctx)
             game._advance(state)

@@ -3,6 +3,7 @@ traceback for bad input."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,39 @@ def test_corrupt_save_is_reported_as_corrupt(tmp_path):
     bad.write_text("\x00\x01garbage")
     r = meeple("play", "tic-tac-toe", "--load", bad)
     assert r.returncode == 2 and "corrupt file" in r.stderr
+
+
+def test_a_save_from_changed_rules_loads_with_a_warning(tmp_path):
+    save = tmp_path / "s.json"
+    r = meeple("play", "nim", input="s " + str(save) + "\nq\n")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(save.read_text())
+    r = meeple("play", "nim", "--load", save, input="q\n")
+    assert r.returncode == 0 and "ruleset changed" not in r.stderr
+    data["hash"] = "0000000000000000"
+    save.write_text(json.dumps(data))
+    r = meeple("play", "nim", "--load", save, input="q\n")
+    assert r.returncode == 0 and "the ruleset changed since this state was saved" in r.stderr
+    data["options"] = {"heaps": [9]}
+    save.write_text(json.dumps(data))
+    r = meeple("play", "nim", "--load", save, input="q\n")
+    assert r.returncode == 2 and "corrupt file" in r.stderr and "options" in r.stderr
+    no_traceback(r)
+
+
+def test_simulate_in_parallel_gives_the_same_games():
+    one = json.loads(meeple("simulate", "goofspiel", "-n", "12", "--json", "--check").stdout)
+    two = json.loads(meeple("simulate", "goofspiel", "-n", "12", "--json", "--check", "--jobs", "2").stdout)
+    for key in ("length", "wins_by_seat", "scores_by_seat", "end_reasons", "draws"):
+        assert one[key] == two[key], key
+    assert one["stuck"] == one["unfinished"] == one["invariant_failure_count"] == 0
+
+
+def test_lists_of_lowercase_ids_are_shown_not_read_as_markup():
+    r = meeple("demo", "tests/games/draft")
+    assert r.returncode == 0, r.stderr
+    kept = [line for line in r.stdout.splitlines() if line.startswith("kept")]
+    assert kept and all(re.search(r"\[\[[a-z]+[0-9]", line) for line in kept[-1:])
 
 
 def test_simulate_json_summary():

@@ -61,7 +61,8 @@ def test_setup_bounds_are_checked_for_every_player_count():
 
 def test_a_folder_is_one_ruleset_and_names_are_unique_across_files():
     found = _diags(FIX / "split")
-    assert ("S104", 2, 3) in found  # 'count' declared again in more.yaml
+    assert ("S104", 2, 3) in found  # 'count' declared again in rules.yaml
+    assert ("S104", 4, 3) in found  # and the action 'tick', declared first in more.yaml
 
 
 def test_a_folder_ruleset_loads_and_runs(tmp_path):
@@ -92,9 +93,27 @@ def test_a_folder_ruleset_loads_and_runs(tmp_path):
     ("game: {name: x, players: 2}\nflow: [{choose: [a]}]\nactions: {a: {}}\nend: [{when: 'len(1, 2)'}]\n",
      "T402", 4, 15),
     ("game: {name: x, players: 2}\nflows: []\n", "S101", 2, 1),
+    ("game: {name: x, players: 2, options: {fast: {default: false}}}\nflow: [{choose: [a]}]\n"
+     "actions: {a: {require: ['options.fats']}}\n", "N305", 3, 34),
+    ("game: {name: x, players: 2}\nflow: [{choose: [a]}]\nactions: {a: {require: [\"options['x']\"]}}\n",
+     "N305", 3, 34),
 ])
 def test_single_error_positions(tmp_path, text, code, line, col):
     f = tmp_path / "g.yaml"
     f.write_text(text)
     found = _diags(f)
     assert (code, line, col) in found, sorted(found)
+
+
+def test_an_item_may_start_in_only_one_zone():
+    rs, _ = read_ruleset(FIX / "zone_overlap.yaml")
+    found = {(d.code, d.span.line, d.span.col) for d in check_setup(rs)}
+    assert ("R710", 6, 3) in found
+
+
+def test_end_rules_are_checked_right_after_setup():
+    from meeple.interpreter import load_game
+    game = load_game("nim", 2, {"heaps": [0, 0]})
+    state = game.new_state(0)
+    assert game.is_terminal(state) and game.legal_moves(state) == ()
+    assert game.outcome(state).reason == "the last object was taken"

@@ -16,7 +16,7 @@ from meeple.interpreter import load_game
 
 NAME = "treasure-hunter"
 GAMES = 50
-MOVE_CAP = 5_000  # real games take about 200-450 moves
+MOVE_CAP = 5_000  # real games take about 160-390 moves
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
