@@ -55,7 +55,7 @@ def export_states(ex, fmt: str) -> str:
         if g.number_of_nodes() > 2000:
             raise ValueError(f"{g.number_of_nodes()} states is too many for DOT; use graphml or json")
         ids = {n: f"s{i}" for i, n in enumerate(g.nodes)}
-        lines = [f'digraph states {{', "  node [fontname=Helvetica, fontsize=10];",
+        lines = ["digraph states {", "  node [fontname=Helvetica, fontsize=10];",
                  "  edge [fontname=Helvetica, fontsize=9];"]
         for n, d in g.nodes(data=True):
             label = f"d{d['depth']}" + (f" · to move {d['to_move']}" if d["to_move"] else "")

@@ -12,7 +12,8 @@ from rich.markup import escape
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
-from .render import console, show_moves, show_view
+from .phrases import phrase
+from .render import console, label, move_text, rejection_text, show_moves, show_view
 
 
 class RandomBot:
@@ -42,20 +43,23 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             move = bot.choose(game, state, player)
             if not quiet_bots:
                 if shown_turn != (state.phase, player):
-                    console.rule(f"move {state.move_count + 1} · player {player}" +
-                                 (f" · {state.phase}" if state.phase else ""))
+                    console.rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
+                                 f"{phrase(lang, 'player {p}', p=player)}" +
+                                 (f" · {label(game, state.phase, lang)}" if state.phase else ""))
                     shown_turn = (state.phase, player)
-                console.print(f"  player {player} (bot) plays [bold]{escape(str(move))}[/]")
+                console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
+                              f"[bold]{escape(move_text(game, move, lang))}[/]")
             history.append((state, move))
             state = game.apply(state, move)
             continue
-        console.rule(f"player {player} to move" + (f" · {state.phase}" if state.phase else ""))
-        show_view(game, game.view(state, player), lang, title=f"what player {player} sees")
+        console.rule(phrase(lang, "player {p} to move", p=player) +
+                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+        show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
         moves = game.legal_moves(state, player)
         show_moves(game, moves, lang)
         while True:
             try:
-                answer = input_fn(f"player {player}> ").strip()
+                answer = input_fn(phrase(lang, "player {p}", p=player) + "> ").strip()
             except EOFError:
                 console.print("\n[yellow]input ended; game left unfinished[/]")
                 return state, history
@@ -82,13 +86,14 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 else:
                     move = game.parse_move(state, answer, player)
             except IllegalMove as exc:
-                console.print(f"[red]illegal:[/] {escape(str(exc.rejection))} [dim]\\[{exc.rejection.code}][/]")
+                console.print(f"[red]{phrase(lang, 'illegal:')}[/] "
+                              f"{escape(rejection_text(game, exc.rejection, lang))} [dim]\\[{exc.rejection.code}][/]")
                 continue
             history.append((state, move))
             state = game.apply(state, move)
             break
     if game.is_terminal(state):
-        show_result(game, state)
+        show_result(game, state, lang)
     if log_path:
         write_log(log_path, game, seed, [m for _, m in history], state)
         console.print(f"replay log written to {log_path}")
@@ -105,15 +110,16 @@ def _undo(history, player):
     return None
 
 
-def show_result(game, state):
+def show_result(game, state, lang: str | None = None):
     out = game.outcome(state)
-    console.rule("game over")
-    console.print(f"reason: {escape(out.reason)}")
+    console.rule(phrase(lang, "game over"))
+    console.print(f"{phrase(lang, 'reason')}: {escape(label(game, out.reason, lang))}")
     for p in range(game.player_count):
-        tb = f"  tie-breaks {list(out.tiebreaks[p])}" if out.tiebreaks[p] else ""
-        console.print(f"  player {p}: score {out.scores[p]}, rank {out.ranks[p]}{tb}")
+        tb = f"  {phrase(lang, 'tie-breaks')} {list(out.tiebreaks[p])}" if out.tiebreaks[p] else ""
+        console.print(f"  {phrase(lang, 'player {p}', p=p)}: {phrase(lang, 'score')} {out.scores[p]}, "
+                      f"{phrase(lang, 'rank')} {out.ranks[p]}{tb}")
     if out.winners:
-        console.print(f"[bold green]winner{'s' if len(out.winners) > 1 else ''}: "
-                      f"{', '.join(f'player {w}' for w in out.winners)}[/]")
+        who = ", ".join(phrase(lang, "player {p}", p=w) for w in out.winners)
+        console.print(f"[bold green]{phrase(lang, 'winners' if len(out.winners) > 1 else 'winner')}: {who}[/]")
     else:
-        console.print("[bold]draw: nobody wins[/]")
+        console.print(f"[bold]{phrase(lang, 'draw: nobody wins')}[/]")

@@ -12,6 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .phrases import phrase
+
 console = Console(highlight=False)
 error_console = Console(stderr=True, highlight=False)
 
@@ -32,11 +34,31 @@ def print_diagnostics(diagnostics) -> None:
 
 
 def label(game, name: str, lang: str | None) -> str:
+    """A name or a message of the ruleset in `lang`: `game.labels[lang]` is keyed by the
+    identifier, or by the English text of a reason, like a gettext catalogue."""
     if lang:
         table = game.rules.ruleset.game.labels.get(lang, {})
         if name in table:
             return table[name]
-    return name
+    action = game.rules.ruleset.actions.get(name)
+    return action.label if action is not None and action.label else name
+
+
+def move_text(game, move, lang: str | None) -> str:
+    """A move for people: its label and labelled parameters, then its canonical text
+    (which is what can be typed) when the labels changed anything."""
+    from meeple.interpreter.moves import format_value
+    name = label(game, move.action, lang)
+    raw = [(k, format_value(v)) for k, v in move.args]
+    shown = [(label(game, k, lang), label(game, v, lang)) for k, v in raw]
+    if name == move.action and shown == raw:
+        return str(move)
+    return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({move})"
+
+
+def rejection_text(game, rejection, lang: str | None) -> str:
+    text = label(game, rejection.reason, lang)
+    return text + (f" ({phrase(lang, 'rule')} {rejection.rule})" if rejection.rule else "")
 
 
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
@@ -47,16 +69,18 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
     table.add_column(style="bold cyan")
     table.add_column()
     if view.get("phase"):
-        table.add_row("phase", Text(label(game, view["phase"], lang)))
+        table.add_row(phrase(lang, "phase"), Text(label(game, view["phase"], lang)))
     board = _board_picture(game, view)
+    def tr(text):
+        return phrase(lang, label(game, text, lang))
     for name, value in view["vars"].items():
         if board and name == board[1]:
             continue
-        table.add_row(Text(label(game, name, lang)), Text(_short(value)))
+        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
     for name, value in view["zones"].items():
-        table.add_row(Text(label(game, name, lang)), Text(_short(value)))
+        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
     for name, value in view.get("locals", {}).items():
-        table.add_row(Text(name), Text(_short(value)))
+        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
     console.print(table)
     if board:
         console.print(board[0], markup=False)
@@ -89,32 +113,35 @@ def _board_picture(game, view):
     return None
 
 
-def _short(value) -> str:
-    text = _plain_text(value)
+def _short(value, tr=str) -> str:
+    text = _plain_text(value, tr)
     return text if len(text) < 200 else text[:197] + "..."
 
 
-def _plain_text(value) -> str:
+def _plain_text(value, tr=str) -> str:
+    """A view value as text; `tr` translates map keys and text values (item ids are kept)."""
     if isinstance(value, dict):
         if "$map" in value:
-            return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value["$map"].items()) + "}"
+            return "{" + ", ".join(f"{tr(k)}: {_plain_text(v, tr)}" for k, v in value["$map"].items()) + "}"
         if "$item" in value:
             return value["$item"]
         if "$pairs" in value:
-            return "{" + ", ".join(f"{_plain_text(k)}: {_plain_text(v)}" for k, v in value["$pairs"]) + "}"
-        return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value.items()) + "}"
+            return "{" + ", ".join(f"{_plain_text(k, tr)}: {_plain_text(v, tr)}" for k, v in value["$pairs"]) + "}"
+        return "{" + ", ".join(f"{tr(k)}: {_plain_text(v, tr)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_plain_text(v) for v in value) + "]"
+        return "[" + ", ".join(_plain_text(v, tr) for v in value) + "]"
     if value is None:
         return "?"
+    if isinstance(value, bool):
+        return tr("true" if value else "false")
+    if isinstance(value, str):
+        return tr(value)
     return str(value)
 
 
 def show_moves(game, moves, lang: str | None = None) -> None:
     for i, m in enumerate(moves, 1):
-        name = label(game, m.action, lang)
-        text = str(m) if name == m.action else f"{name}: {m}"
-        console.print(f"  [bold]{i:>3}[/]  {escape(text)}")
+        console.print(f"  [bold]{i:>3}[/]  {escape(move_text(game, m, lang))}")
 
 
 def is_tty() -> bool:

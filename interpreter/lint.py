@@ -14,6 +14,7 @@ import networkx as nx
 from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.load import check_ruleset
 
+from .label_check import label_diagnostics
 from .sampling import sample
 
 
@@ -86,6 +87,7 @@ def sampled_diagnostics(game, playouts: int, seed: int = 0, max_moves: int = 500
 def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = 5000):
     diags = [d for d in check_ruleset(rules.ruleset)]
     diags += flow_diagnostics(rules)
+    diags += label_diagnostics(rules.ruleset)
     report = None
     if playouts and game is not None:
         more, report = sampled_diagnostics(game, playouts, seed, max_moves)

@@ -149,3 +149,27 @@ def test_test_command_runs_scenarios():
 def test_lang_labels_are_used():
     r = meeple("play", "tic-tac-toe", "--lang", "hu", input="q\n")
     assert "Jel lerakása" in r.stdout
+
+
+def test_play_in_hungarian_translates_moves_refusals_and_the_result():
+    r = meeple("play", "tic-tac-toe", "--lang", "hu", input="place(at=a1)\nplace(at=a1)\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert "Jel lerakása: mező=a1  (place(at=a1))" in r.stdout
+    assert "szabálytalan: az a mező már foglalt" in r.stdout and "[M804]" in r.stdout
+    done = meeple("play", "tic-tac-toe", "--lang", "hu", "--bots", "all")
+    assert "vége a játéknak" in done.stdout and "játékos (gép) lépése" in done.stdout
+
+
+def test_lint_reports_missing_labels(tmp_path):
+    path = tmp_path / "half.yaml"
+    path.write_text("game: {name: half, players: 2, labels: {hu: {wait: 'Várakozás'}, en: {wait: 'Wait'}}}\n"
+                    "variables: {n: {type: int}}\n"
+                    "flow: [{turns: 'players()', do: [{choose: [wait]}]}]\n"
+                    "actions: {wait: {require: [{check: 'n >= 0', reason: 'never negative'}], effects: ['n += 1']}}\n")
+    r = meeple("lint", path)
+    lines = [line for line in (r.stdout + r.stderr).splitlines() if "L107" in line]
+    assert len(lines) == 2 and "half.yaml:1:7" in lines[0]
+    assert any("labels 'hu' lack 3" in line and "'never negative'" in line for line in lines)
+    assert any("labels 'en' lack 2" in line for line in lines)  # names only: messages are English
+    clean = meeple("lint", "tic-tac-toe")
+    assert "L107" not in clean.stderr + clean.stdout
