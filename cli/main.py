@@ -286,10 +286,11 @@ def bench(games: List[str] = typer.Argument(None), seconds: float = typer.Option
 @app.command()
 def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
                 players: Optional[int] = typer.Option(None, "--players", "-p"),
-                output: Optional[Path] = typer.Option(None, "--output", "-o")):
+                output: Optional[Path] = typer.Option(None, "--output", "-o"),
+                moves: int = typer.Option(400, "--moves", help="record at most this many moves")):
     """Write a golden playthrough: one seeded bot game, every state and legal move."""
     from meeple.interpreter.playthrough import playthrough_lines
-    text = "\n".join(playthrough_lines(game, players, seed)) + "\n"
+    text = "\n".join(playthrough_lines(game, players, seed, max_moves=moves)) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")
         console.print(f"written {output}")

@@ -20,6 +20,8 @@ def playthrough_lines(name: str, players: int | None, seed: int, options: dict |
     state = game.new_state(seed)
     header = {"ruleset": name, "players": game.player_count, "seed": seed, "options": game.options,
               "hash": game.rules.ruleset.content_hash}
+    if max_moves != 400:
+        header["max_moves"] = max_moves
     lines = ["# meeple playthrough " + json.dumps(header, sort_keys=True)]
     step = 0
     while True:
@@ -48,4 +50,4 @@ def header_of(lines: list[str]) -> dict:
 
 def regenerate(lines: list[str]) -> list[str]:
     h = header_of(lines)
-    return playthrough_lines(h["ruleset"], h["players"], h["seed"], h["options"])
+    return playthrough_lines(h["ruleset"], h["players"], h["seed"], h["options"], h.get("max_moves", 400))
