@@ -1,6 +1,10 @@
-"""Zavandor (ZavanDor manói): reduced random play for every player count, conformance,
-and the privacy of soil samples."""
+"""Zavandor (ZavanDor manói): reduced random play for every player count (and a few games
+with the optional discount rule), conformance, and the privacy of soil samples: only the
+sampler's view shows a sampled tile, and a player's view and legal moves do not depend on
+what that player has not seen."""
 from __future__ import annotations
+
+import random
 
 import pytest
 from ruleset_support import check_conformance_complete, check_random_games
@@ -18,6 +22,12 @@ def test_random_games_end_normally_and_keep_the_invariants(players):
         assert max(out.scores) >= 24 - 2 * players
 
 
+def test_random_games_with_the_optional_discount_rule():
+    # In these 3 games 19 machines are bought with standing discount cards.
+    for _, out in check_random_games(NAME, 3, range(3), MOVE_CAP, {"discount_rule": True}):
+        assert max(out.scores) >= 18
+
+
 def test_conformance_is_complete():
     check_conformance_complete(NAME)
 
@@ -32,6 +42,81 @@ def test_a_soil_sample_is_seen_only_by_the_sampler():
     # The sample does not use the action, and the same tile is not offered again.
     assert game.current_players(state) == (0,)
     assert "sample(space=II-3)" not in [str(m) for m in game.legal_moves(state)]
+
+
+def _leaves(value):
+    """Every key and scalar of a view (plain JSON-like data)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _hidden_tiles(state, viewer):
+    """The board spaces whose face-down tile `viewer` has not sampled."""
+    return [n for n, z in state.zones["site"].items()
+            if z and viewer not in (state.props.get(z[0].id, {}).get("seen_by") or ())]
+
+
+def _swap_what_viewer_cannot_see(state, viewer, rnd):
+    """The same position except for what `viewer` cannot know: the tiles they have not
+    sampled are permuted among their spaces (light among Diamantina's, dark among the
+    districts'), and the face-down decks are reordered."""
+    new = state.copy()
+    site = dict(state.zones["site"])
+    for back in ("light", "dark"):
+        spaces = [n for n in _hidden_tiles(state, viewer) if site[n][0].fields["back"] == back]
+        tiles = [site[n] for n in spaces]
+        rnd.shuffle(tiles)
+        site.update(zip(spaces, tiles))
+    new.zones["site"] = site
+    new.zones["deck"] = {k: tuple(rnd.sample(list(z), len(z))) for k, z in state.zones["deck"].items()}
+    return new
+
+
+def _rich(state, player):
+    new = state.copy()
+    gems = list(state.vars["gems"])
+    gems[player] = {g: 9 for g in gems[player]}
+    new.vars["gems"] = tuple(gems)
+    return new
+
+
+def test_soil_samples_are_per_player_knowledge_and_moves_depend_only_on_the_view():
+    """Along a random 3-player game: a player's view names exactly the face-down tiles that
+    player sampled, never one sampled only by others; and both the view and the legal moves
+    of a player (all a bot is given) stay the same when the tiles they have not seen, or the
+    deck orders, are changed."""
+    game = load_game(NAME, 3)
+    rnd, moves_rnd = random.Random(1), random.Random(0)
+    state = game.new_state(0)
+    sampled_by_others = step = 0
+    while not game.is_terminal(state):
+        if step % 15 == 0:
+            for viewer in range(game.player_count):
+                hidden = {state.zones["site"][n][0].id for n in _hidden_tiles(state, viewer)}
+                seen = {z[0].id for z in state.zones["site"].values() if z} - hidden
+                shown = set(_leaves(game.view(state, viewer)))
+                assert not hidden & shown, f"move {step}: player {viewer} sees {hidden & shown}"
+                assert seen <= shown
+                sampled_by_others += sum(1 for t in hidden if state.props.get(t, {}).get("seen_by"))
+                other = _swap_what_viewer_cannot_see(state, viewer, rnd)
+                assert game.view(other, viewer) == game.view(state, viewer)
+                if viewer in game.current_players(state):
+                    # Also with gems enough to buy anything, so that every mining right and
+                    # card is among the moves.
+                    for a, b in ((state, other), (_rich(state, viewer), _rich(other, viewer))):
+                        assert [str(m) for m in game.legal_moves(b, viewer)] == \
+                            [str(m) for m in game.legal_moves(a, viewer)]
+        legal = game.legal_moves(state)
+        state = game.apply(state, legal[moves_rnd.randrange(len(legal))])
+        step += 1
+    assert sampled_by_others > 0  # the checks met tiles that only someone else had sampled
 
 
 def test_the_discount_rule_is_an_option():
