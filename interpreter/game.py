@@ -47,6 +47,7 @@ class Game:
         # Analysis tools set this to stop there instead and branch over the outcomes.
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
+        self._invariant_cache = None  # built on the first invariant check
         self.boards = rules.boards
         self.items = rules.items
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
@@ -394,11 +395,19 @@ class Game:
         the invariant's reason and citation (empty when all hold)."""
         out = []
         ctx = Ctx(self, state)
-        for fn, check in self.rules.invariants:
-            try:
-                ok = fn(ctx) is True
-            except EvalError as exc:
-                raise RuleError(exc.code, exc.message, exc.span or check.span, check.rule) from None
+        if self._invariant_cache is None:
+            from .invariant_deps import InvariantCache
+            self._invariant_cache = InvariantCache(self.rules)
+        cache = self._invariant_cache
+        for i, (fn, check) in enumerate(self.rules.invariants):
+            inputs = cache.inputs(i, state)
+            ok = cache.known(i, inputs)
+            if ok is None:
+                try:
+                    ok = fn(ctx) is True
+                except EvalError as exc:
+                    raise RuleError(exc.code, exc.message, exc.span or check.span, check.rule) from None
+                cache.remember(i, inputs, ok)
             if not ok:
                 out.append(Rejection("I901", check.reason, check.rule))
         return out

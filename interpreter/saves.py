@@ -47,7 +47,7 @@ def state_from_json(game, data, path="<data>") -> State:
     if data.get("players") != game.player_count:
         raise CorruptFile(path, f"saved with {data.get('players')} players, not {game.player_count}")
     options = json.loads(json.dumps(game.options))  # as a save writes them: lists, not tuples
-    if data.get("options", options) != options:
+    if json.loads(json.dumps(data.get("options", options))) != options:
         raise CorruptFile(path, f"saved with the options {data.get('options')}, not {game.options}")
     try:
         s = data["state"]
