@@ -48,6 +48,7 @@ class Game:
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
         self._invariant_cache = None  # built on the first invariant check
+        self.memo: dict = {}  # values of the definitions that read no state (rules.py)
         self.boards = rules.boards
         self.items = rules.items
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}

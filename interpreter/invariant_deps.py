@@ -17,9 +17,13 @@ def state_reads(expr, rs) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     todo = [expr]
     while todo:
         node = todo.pop()
-        if any(isinstance(n, A.Member) for n in A.walk(node)):
-            props = True  # `x.f` may read an item's mutable property
-        for name in A.names_read(node):
+        called = set()
+        for n in A.walk(node):
+            if isinstance(n, A.Member):
+                props = True  # `x.f` may read an item's mutable property
+            elif isinstance(n, A.Call):
+                called.add(n.func)  # a definition with parameters is called, not named
+        for name in A.names_read(node) | called:
             if name in rs.variables:
                 variables.add(name)
             elif name in rs.zones:

@@ -94,13 +94,18 @@ class Rules:
         return readers
 
     def _compile_defines(self):
+        from .invariant_deps import state_reads
         for name, decl in self.ruleset.defines.items():
+            variables, zones, props = state_reads(decl.expr, self.ruleset)
+            pure = not (variables or zones or props)  # depends on its arguments and the game only
             if decl.params:
                 inner = self.scope.bind({p: None for p in decl.params})
                 body = compile_expr(decl.expr, inner)
-                self._define_fns[name] = _function(body, decl.params)
+                fn = _function(body, decl.params)
+                self._define_fns[name] = _memo_call(name, fn) if pure else fn
             else:
-                self._define_fns[name] = compile_expr(decl.expr, self.scope)
+                fn = compile_expr(decl.expr, self.scope)
+                self._define_fns[name] = _memo_value(name, fn) if pure else fn
 
     def action_scope(self, decl, scope=None):
         inner = (scope or self.scope).bind({"player": INT}, kind="param")
@@ -279,3 +284,32 @@ def _function(body, params):
 
 
 _MISSING = object()
+
+
+def _memo_value(name, fn):
+    """A definition that reads no state has one value per game: computed once."""
+    def read(ctx):
+        memo = ctx.game.memo
+        try:
+            return memo[name]
+        except KeyError:
+            value = memo[name] = fn(ctx)
+            return value
+    return read
+
+
+def _memo_call(name, fn):
+    """A function that reads no state gives one result per game and text/int arguments."""
+    def call(ctx, *args):
+        for a in args:
+            t = type(a)
+            if t is not str and t is not int:
+                return fn(ctx, *args)
+        key = (name, *args)
+        memo = ctx.game.memo
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = fn(ctx, *args)
+            return value
+    return call
