@@ -88,6 +88,7 @@ def _perturb_hidden(game, state, viewer, rnd):
                 lst = list(new.zones[name])
                 lst[key] = tuple(contents)
                 new.zones[name] = tuple(lst)
+    _swap_face_down(game, new, viewer, rnd)
     for name, decl in game.rules.variables.items():
         if decl.per == "player" and decl.visibility == "owner":
             values = list(new.vars[name])
@@ -96,6 +97,40 @@ def _perturb_hidden(game, state, viewer, rnd):
                     values[p] += rnd.randint(1, 3)
             new.vars[name] = tuple(values)
     return new
+
+
+def _swap_face_down(game, state, viewer, rnd):
+    """Permute the face-down items `viewer` has not seen that lie in open zones (tiles
+    on a board, cards dealt face down to the table) among their places."""
+    places = []  # (zone, key or None, index)
+    for name, decl in game.rules.zones.items():
+        if decl.visibility != "all":
+            continue
+        z = state.zones[name]
+        groups = [(None, z)] if decl.per is None else (list(z.items()) if isinstance(z, dict) else list(enumerate(z)))
+        for key, contents in groups:
+            owner = key if decl.per == "player" else None
+            for i, item in enumerate(contents):
+                props = state.props.get(item.id, {})
+                if props.get("face", "up") == "down" and viewer not in (props.get("seen_by") or ()) \
+                        and owner != viewer:
+                    places.append((name, key, i))
+    items = [_at(state, place) for place in places]
+    rnd.shuffle(items)
+    for (name, key, i), item in zip(places, items):
+        z = state.zones[name]
+        if key is None:
+            state.zones[name] = z[:i] + (item,) + z[i + 1:]
+        else:
+            sub = z[key]
+            sub = sub[:i] + (item,) + sub[i + 1:]
+            state.zones[name] = {**z, key: sub} if isinstance(z, dict) else z[:key] + (sub,) + z[key + 1:]
+
+
+def _at(state, place):
+    name, key, i = place
+    z = state.zones[name]
+    return (z if key is None else z[key])[i]
 
 
 def _check_playout(name, players, seed):
