@@ -173,3 +173,27 @@ def test_lint_reports_missing_labels(tmp_path):
     assert any("labels 'en' lack 2" in line for line in lines)  # names only: messages are English
     clean = meeple("lint", "tic-tac-toe")
     assert "L107" not in clean.stderr + clean.stdout
+
+
+def _counts():
+    from meeple.interpreter import list_rulesets, load_rules
+    out = []
+    for name in list_rulesets():
+        info = load_rules(name).ruleset.game
+        out += [(name, n) for n in range(info.min_players, info.max_players + 1)]
+    return out
+
+
+@pytest.mark.parametrize("name,players", _counts())
+def test_play_and_simulate_work_for_every_shipped_ruleset_and_player_count(name, players):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    runner = CliRunner()
+    played = runner.invoke(app, ["play", name, "-p", str(players), "--bots", "all", "--max-moves", "40",
+                                 "--lang", "hu"])
+    assert played.exit_code == 0, played.output
+    assert "(gép) lépése" in played.output
+    sim = runner.invoke(app, ["simulate", name, "-p", str(players), "-n", "1", "--max-moves", "60", "--json"])
+    assert sim.exit_code == 0, sim.output
+    assert json.loads(sim.output)["stuck"] == 0
