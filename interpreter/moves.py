@@ -57,40 +57,36 @@ class Move:
 PASS = "pass"
 
 
-def canonical_text(text: str) -> str:
-    """A move as typed, in its canonical form: whitespace outside quoted strings dropped."""
-    out, quote, escaped = [], None, False
-    for ch in text:
+def _scan(text: str):
+    """Each character with whether it lies inside a quoted string (quotes included)."""
+    quote, escaped = None, False
+    for i, ch in enumerate(text):
         if quote:
-            out.append(ch)
+            yield i, ch, True
             if escaped:
                 escaped = False
             elif ch == "\\":
                 escaped = True
             elif ch == quote:
                 quote = None
-        elif ch in "'\"":
-            quote = ch
-            out.append(ch)
-        elif not ch.isspace():
-            out.append(ch)
-    return "".join(out)
+        else:
+            if ch in "'\"":
+                quote = ch
+            yield i, ch, quote is not None
+
+
+def canonical_text(text: str) -> str:
+    """A move as typed, in its canonical form: whitespace outside quoted strings dropped."""
+    return "".join(ch for _, ch, quoted in _scan(text) if quoted or not ch.isspace())
 
 
 def split_args(text: str) -> list[str]:
     """`a=1,b=[2,3],c='x,y'` into its top-level parts (commas in brackets or quotes kept)."""
-    depth, start, out, quote, escaped = 0, 0, [], None, False
-    for i, ch in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "[{(":
+    depth, start, out = 0, 0, []
+    for i, ch, quoted in _scan(text):
+        if quoted:
+            continue
+        if ch in "[{(":
             depth += 1
         elif ch in "]})":
             depth -= 1
