@@ -12,6 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from meeple.interpreter.moves import format_value
+
 from .phrases import phrase
 
 console = Console(highlight=False)
@@ -47,7 +49,6 @@ def label(game, name: str, lang: str | None) -> str:
 def move_text(game, move, lang: str | None) -> str:
     """A move for people: its label and labelled parameters, then its canonical text
     (which is what can be typed) when the labels changed anything."""
-    from meeple.interpreter.moves import format_value
     name = label(game, move.action, lang)
     raw = [(k, format_value(v)) for k, v in move.args]
     shown = [(label(game, k, lang), label(game, v, lang)) for k, v in raw]

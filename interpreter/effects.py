@@ -13,7 +13,7 @@ from meeple.dsl.values import Item
 from . import rng
 from .context import RuleError
 from .store import find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
-from .targets import PropPlace, VarPlace, compile_place
+from .targets import VarPlace, compile_place
 
 OPS = {
     "=": None,
