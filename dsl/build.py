@@ -245,7 +245,7 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
 
 def build_action(r: Reader, name: str, value) -> ActionDecl | None:
     node = r.mapping(value, f"action '{name}'", {"params", "require", "cost", "effects", "then", "rule",
-                                                 "label", "description"})
+                                                 "label", "description", "then_required"})
     if node is None:
         return None
     params = []
@@ -263,7 +263,8 @@ def build_action(r: Reader, name: str, value) -> ActionDecl | None:
     return ActionDecl(name, params, require, cost, build_effects(r, node.get("effects")),
                       build_flow(r, node.get("then"), "then"), node.span, rule_of(r, node),
                       r.string(node.get("label"), "label") or name,
-                      r.string(node.get("description"), "description") or "")
+                      r.string(node.get("description"), "description") or "",
+                      r.boolean(node.get("then_required"), "then_required", node.span))
 
 
 def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:

@@ -134,6 +134,7 @@ class ActionDecl:
     rule: str | None = None
     label: str = ""
     description: str = ""
+    then_required: bool = False  # offered only when its `then` reaches a decision
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .context import Ctx
-from .moves import PASS, Rejection, cost_shortfall, format_value, split_args
+from .moves import PASS, Move, Rejection, cost_shortfall, format_value, split_args
 
 _MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
 
@@ -67,4 +67,9 @@ def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
             has, needs = short
             return Rejection("M809", f"cannot pay {needs} {place.decl.name} (has {has})",
                              action.rule or place.decl.rule)
+    if action.then_required and point.kind == "choose":
+        move = Move(who, name, tuple((p, ctx.bindings[p]) for p, _ in action.params))
+        if not game.reaches_then(state, move):
+            return Rejection("M811", f"nothing could be done after '{name}': none of its follow-up "
+                             "steps would have a possible move", action.rule)
     return Rejection("M810", f"'{text}' is not legal here", action.rule)

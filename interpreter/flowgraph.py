@@ -20,14 +20,14 @@ from meeple.dsl.types import INT
 class Point:
     """One control point.  `next` is the usual successor; `alt` the else-branch."""
 
-    __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "player_fn",
-                 "allow_pass", "span", "rule", "label", "var", "turn_var", "phase")
+    __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
+                 "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
         self.next = self.alt = self.fn = self.player_fn = None
         self.name = self.kind = self.label = self.var = self.turn_var = None
-        self.actions, self.cont = (), {}
+        self.actions, self.cont, self.then_points = (), {}, {}
         self.allow_pass = False
         self.span = self.rule = None
         self.phase = ""
@@ -155,7 +155,9 @@ class FlowBuilder:
                 restore = self.add("restore", var=point.var, next=k, phase=phase)
                 inner = self.rules.action_scope(action, scope)
                 # Sub-decisions are the acting player's unless a step names someone else.
+                first_id = len(self.points)
                 point.cont[name] = self.seq(action.then, inner, restore.id, "player", phase)
+                point.then_points[name] = frozenset(range(first_id, len(self.points)))
             else:
                 point.cont[name] = k
         return point.id

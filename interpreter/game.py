@@ -181,10 +181,16 @@ class Game:
         for player in self.current_players(state):
             ctx = Ctx(self, state)
             for name in point.actions:
+                action = self.rules.actions[name]
                 try:
-                    enumerate_action(ctx, self.rules.actions[name], player, out)
+                    if action.then_required and point.kind == "choose":
+                        found: list = []
+                        enumerate_action(ctx, action, player, found)
+                        out.extend(m for m in found if self.reaches_then(state, m))
+                        ctx = Ctx(self, state)
+                    else:
+                        enumerate_action(ctx, action, player, out)
                 except EvalError as exc:
-                    action = self.rules.actions[name]
                     raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
             if point.allow_pass:
                 out.append(Move(player, PASS))
@@ -204,11 +210,21 @@ class Game:
                 for o, c in counts.items()]
 
     # -- apply -----------------------------------------------------------------------------
+    def reaches_then(self, state: State, move: Move) -> bool:
+        """For `then_required`: does playing `move` lead to a decision of its own `then`
+        steps?  Buying an extra action that nothing can follow would only waste the price."""
+        point = self.rules.points[state.pc]
+        after = self._play(state, move)
+        return not after.over and after.pc in point.then_points.get(move.action, ())
+
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
         if isinstance(move, str):
             move = self.parse_move(state, move, player)
         elif move not in self.legal_moves(state):
             raise IllegalMove(str(move), self.explain(state, str(move), move.player))
+        return self._play(state, move)
+
+    def _play(self, state: State, move: Move) -> State:
         new = state.copy()
         point = self.rules.points[state.pc]
         if point.op == "chance":

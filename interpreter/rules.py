@@ -35,6 +35,7 @@ class CompiledAction:
     effects: object
     decl: object
     has_then: bool
+    then_required: bool = False
 
     @property
     def rule(self):
@@ -124,7 +125,7 @@ class Rules:
         for target, amount, span in decl.cost:
             costs.append((compile_place(target, scope, self, "var"), compile_expr(amount, scope), span))
         return CompiledAction(decl.name, params, checks, costs, self.effects.block(decl.effects, scope),
-                              decl, bool(decl.then))
+                              decl, bool(decl.then), decl.then_required and bool(decl.then))
 
     def _compile_triggers(self):
         for t in self.ruleset.triggers.values():

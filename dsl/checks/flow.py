@@ -65,6 +65,12 @@ def check_recursive_actions(rs: Ruleset) -> Iterator[Diagnostic]:
             yield from visit(name, [name])
 
 
+def check_then_required(rs: Ruleset) -> Iterator[Diagnostic]:
+    for name, a in rs.actions.items():
+        if a.then_required and not a.then:
+            yield Diagnostic("F510", f"action '{name}' has 'then_required' but no 'then' steps", a.span)
+
+
 def _labels(rs: Ruleset) -> dict:
     return {n.label: n for n in all_flow_nodes(rs) if n.label}
 
@@ -125,5 +131,5 @@ def check_flow_present(rs: Ruleset) -> Iterator[Diagnostic]:
                          rs.game.span, severity="warning")
 
 
-PASSES = [check_action_references, check_recursive_actions, check_labels, check_unreachable,
-          check_actions_offered, check_flow_present]
+PASSES = [check_action_references, check_recursive_actions, check_then_required, check_labels,
+          check_unreachable, check_actions_offered, check_flow_present]
