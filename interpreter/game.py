@@ -187,7 +187,6 @@ class Game:
                         found: list = []
                         enumerate_action(ctx, action, player, found)
                         out.extend(m for m in found if self.reaches_then(state, m))
-                        ctx = Ctx(self, state)
                     else:
                         enumerate_action(ctx, action, player, out)
                 except EvalError as exc:
@@ -212,9 +211,13 @@ class Game:
     # -- apply -----------------------------------------------------------------------------
     def reaches_then(self, state: State, move: Move) -> bool:
         """For `then_required`: does playing `move` lead to a decision of its own `then`
-        steps?  Buying an extra action that nothing can follow would only waste the price."""
+        steps?  Paying for a follow-up that cannot happen would only waste the price."""
         point = self.rules.points[state.pc]
-        after = self._play(state, move)
+        hook, self.on_skip = self.on_skip, None  # a trial, not play: analysis hooks stay quiet
+        try:
+            after = self._play(state, move)
+        finally:
+            self.on_skip = hook
         return not after.over and after.pc in point.then_points.get(move.action, ())
 
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
