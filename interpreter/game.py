@@ -318,12 +318,8 @@ class Game:
                     continue
                 state._moves = None
                 moves = self.legal_moves(state)
-                if point.kind == "respond" and moves and all(m.action == PASS for m in moves):
-                    # A responder with nothing to play is not asked: they pass.
-                    state._moves = None
-                    self._after_move(state, point, moves[0])
-                    ctx.bindings = dict(state.locals)
-                    continue
+                # A responder whose only move is `pass` is still asked: skipping them
+                # would tell everyone that they hold nothing playable.
                 if moves:
                     return
                 # Nobody can act here: a choose is skipped, a responder passes.

@@ -159,16 +159,21 @@ def test_sub_decision_of_a_named_player_is_theirs():
     assert err.value.rejection.code == "M805"
 
 
-def test_responders_with_nothing_to_play_are_not_asked():
+def test_responders_with_nothing_to_play_are_still_asked():
+    """Skipping a responder who holds nothing playable would tell the table so: each
+    listed responder is asked, and passes, until all have passed in a row."""
     game = load_game(GAMES_DIR / "contest", 3)
     s = _play(game, game.new_state(0), "commit(card=s0-1)", "commit(card=s1-2)", "commit(card=s2-3)")
-    # Everyone spends both tricks; the last trick reopens the window, but nobody is asked again.
     s = _play(game, s, "boost(card=boost0)", "boost(card=boost1)", "boost(card=boost2)",
               "hinder(card=hinder0,target=2)", "hinder(card=hinder1,target=2)")
     assert game.current_players(s) == (2,)
-    before = s.move_count
     s = game.apply(s, "hinder(card=hinder2,target=0)")
-    assert s.move_count == before + 1
+    # Nobody holds a trick card any more, yet each is asked in turn and may only pass.
+    for responder in (0, 1, 2):
+        assert game.current_players(s) == (responder,)
+        assert [str(m) for m in game.legal_moves(s)] == ["pass"]
+        assert s.vars["prizes"] == (0, 0, 0)
+        s = game.apply(s, "pass")
     assert s.vars["prizes"] == (0, 1, 0)
     assert game.current_players(s) == (1,) and str(game.legal_moves(s)[0]).startswith("reclaim")
 
