@@ -6,6 +6,7 @@ stderr with exit code 2; no traceback reaches the user.
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import List, Optional
 
@@ -35,12 +36,16 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
         fail(str(exc))
 
 
-def _load_save(g, path: Path):
+def _read_save(g, path: Path):
     from meeple.interpreter.saves import read_save
     saved = read_save(g, path)
     if not saved.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this state was saved")
-    return saved.state
+    return saved
+
+
+def _load_save(g, path: Path):
+    return _read_save(g, path).state
 
 
 def _parse_value(text: str):
@@ -85,7 +90,9 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
 @app.command()
 def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
          players: Optional[int] = typer.Option(None, "--players", "-p"),
-         seed: int = typer.Option(0, "--seed", "-s", help="seed of the game's chance"),
+         seed: Optional[int] = typer.Option(None, "--seed", "-s",
+                                            help="seed of the game's chance (default: a fresh one, "
+                                                 "shown when the game is over)"),
          bots: str = typer.Option("", "--bots", "-b", help="seats played by random bots: 'all' or e.g. '1,2'"),
          lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
@@ -97,9 +104,16 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
     g = _game(game, players, option)
     seats = set(range(g.player_count)) if bots == "all" else \
         {int(x) for x in bots.split(",") if x.strip().isdigit()}
-    state = _load_save(g, load) if load else g.new_state(seed)
-    console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players · seed {seed}")
-    run_play(g, state, seed, seats, lang, str(log) if log else None, bot_seed=seed, max_moves=max_moves)
+    if load:
+        saved = _read_save(g, load)
+        state, seed = saved.state, saved.seed if seed is None else seed
+    else:
+        # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        state = g.new_state(seed)
+    console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players")
+    run_play(g, state, seed, seats, lang, str(log) if log else None,
+             bot_seed=secrets.randbelow(2**31) if seed is None else seed, max_moves=max_moves)
 
 
 @app.command()

@@ -24,6 +24,10 @@ PHRASES = {
         "false": "nem",
         "count": "darab",
         "top": "felül",
+        "{who} has chosen": "{who} választott",
+        "player {p}: take the seat and press Enter": "{p}. játékos: ülj a géphez, és nyomj Entert",
+        "you have no move to undo": "nincs visszavonható lépésed",
+        "this game was dealt with seed {seed}": "a játék keverési magja: {seed}",
     },
 }
 

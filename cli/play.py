@@ -2,6 +2,13 @@
 
 At a prompt: a move's number or its text; `u` undoes your last move (and the
 bot moves after it); `s FILE` saves; `?` lists the moves again; `q` quits.
+
+What reaches the screen before a human decides is what that human may know:
+their own view, and the moves made since their last decision as they read
+them (items they cannot see named by handles; a simultaneous choice only as
+"player 2 has chosen", since the rules reveal it when they do).  With more
+than one human at the keyboard the screen is cleared and the next player is
+asked to take the seat before their view appears.
 """
 from __future__ import annotations
 
@@ -28,35 +35,71 @@ class RandomBot:
         return moves[self.random.randrange(len(moves))]
 
 
+class Table:
+    """The moves each human has not been shown yet, as indexes into the history."""
+
+    def __init__(self, humans):
+        self.unseen = {h: [] for h in humans}
+
+    def record(self, index, move):
+        for h, pending in self.unseen.items():
+            if h != move.player:
+                pending.append(index)
+
+    def forget_from(self, index):
+        for h in self.unseen:
+            self.unseen[h] = [i for i in self.unseen[h] if i < index]
+
+    def tell(self, game, history, human, lang):
+        for i in self.unseen[human]:
+            before, move = history[i]
+            console.print(f"  {escape(news_line(game, before, move, human, lang))}")
+        self.unseen[human] = []
+
+
+def news_line(game, before, move, viewer, lang) -> str:
+    """One move by someone else, as `viewer` may read it."""
+    who = phrase(lang, "player {p}", p=move.player)
+    if game.decision_kind(before) == "simultaneous":
+        return phrase(lang, "{who} has chosen", who=who)
+    return f"{who}: {move_text(game, move, lang, before, viewer)}"
+
+
 def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path: str | None,
              bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None):
     history = []  # (state_before, move)
     bot = RandomBot(bot_seed)
+    humans = [p for p in range(game.player_count) if p not in bots]
+    table = Table(humans)
+    seated = None  # the human whose view the screen shows
     shown_turn = None
     while not game.is_terminal(state):
         if max_moves is not None and len(history) >= max_moves:
             console.print(f"[yellow]stopped after {max_moves} moves[/]")
             break
-        to_move = game.current_players(state)
-        player = to_move[0]
+        player = game.current_players(state)[0]
         if player in bots:
             move = bot.choose(game, state, player)
-            if not quiet_bots:
-                if shown_turn != (state.phase, player):
-                    console.rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
-                                 f"{phrase(lang, 'player {p}', p=player)}" +
-                                 (f" · {label(game, state.phase, lang)}" if state.phase else ""))
-                    shown_turn = (state.phase, player)
-                console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
-                              f"[bold]{escape(move_text(game, move, lang))}[/]")
+            if not humans and not quiet_bots:
+                shown_turn = _spectate(game, state, move, lang, shown_turn)
+            table.record(len(history), move)
             history.append((state, move))
             state = game.apply(state, move)
             continue
+        if len(humans) > 1 and seated != player:
+            console.clear()
+            try:
+                input_fn(phrase(lang, "player {p}: take the seat and press Enter", p=player) + " ")
+            except EOFError:
+                console.print("\n[yellow]input ended; game left unfinished[/]")
+                return state, history
+        seated = player
         console.rule(phrase(lang, "player {p} to move", p=player) +
                      (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+        table.tell(game, history, player, lang)
         show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
         moves = game.legal_moves(state, player)
-        show_moves(game, moves, lang)
+        show_moves(game, state, moves, lang)
         while True:
             try:
                 answer = input_fn(phrase(lang, "player {p}", p=player) + "> ").strip()
@@ -66,18 +109,20 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             if answer in ("q", "quit"):
                 return state, history
             if answer == "?":
-                show_moves(game, moves, lang)
+                show_moves(game, state, moves, lang)
                 continue
             if answer == "u":
-                undone = _undo(history, player)
+                undone = _undo(history, player, humans)
                 if undone is None:
-                    console.print("[yellow]you have no move to undo[/]")
+                    console.print(f"[yellow]{phrase(lang, 'you have no move to undo')}[/]")
                     continue
                 state = undone
+                table.forget_from(len(history))
+                seated = None if len(humans) > 1 else seated
                 break
             if answer.startswith("s "):
                 path = answer[2:].strip()
-                save_state(game, state, path)
+                save_state(game, state, path, seed)
                 console.print(f"saved to {path}")
                 continue
             try:
@@ -89,28 +134,45 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 console.print(f"[red]{phrase(lang, 'illegal:')}[/] "
                               f"{escape(rejection_text(game, exc.rejection, lang))} [dim]\\[{exc.rejection.code}][/]")
                 continue
+            table.record(len(history), move)
             history.append((state, move))
             state = game.apply(state, move)
             break
     if game.is_terminal(state):
-        show_result(game, state, lang)
+        show_result(game, state, lang, seed)
     if log_path:
         write_log(log_path, game, seed, [m for _, m in history], state)
         console.print(f"replay log written to {log_path}")
     return state, history
 
 
-def _undo(history, player):
-    """Undo back to before this player's last move (dropping the moves after it)."""
+def _spectate(game, state, move, lang, shown_turn):
+    """Bots only: nobody sits at the table, so the moves are shown as they are."""
+    player = move.player
+    if shown_turn != (state.phase, player):
+        console.rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
+                     f"{phrase(lang, 'player {p}', p=player)}" +
+                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+    console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
+                  f"[bold]{escape(move_text(game, move, lang))}[/]")
+    return (state.phase, player)
+
+
+def _undo(history, player, humans):
+    """Undo back to before this player's last move (dropping the bot moves after it);
+    never past another human's move, which is theirs to take back."""
     for i in range(len(history) - 1, -1, -1):
-        if history[i][1].player == player:
+        mover = history[i][1].player
+        if mover == player:
             state = history[i][0]
             del history[i:]
             return state
+        if mover in humans:
+            return None
     return None
 
 
-def show_result(game, state, lang: str | None = None):
+def show_result(game, state, lang: str | None = None, seed: int | None = None):
     out = game.outcome(state)
     console.rule(phrase(lang, "game over"))
     console.print(f"{phrase(lang, 'reason')}: {escape(label(game, out.reason, lang))}")
@@ -123,3 +185,5 @@ def show_result(game, state, lang: str | None = None):
         console.print(f"[bold green]{phrase(lang, 'winners' if len(out.winners) > 1 else 'winner')}: {who}[/]")
     else:
         console.print(f"[bold]{phrase(lang, 'draw: nobody wins')}[/]")
+    if seed is not None:
+        console.print(phrase(lang, "this game was dealt with seed {seed}", seed=seed))

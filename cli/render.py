@@ -46,15 +46,18 @@ def label(game, name: str, lang: str | None) -> str:
     return action.label if action is not None and action.label else name
 
 
-def move_text(game, move, lang: str | None) -> str:
-    """A move for people: its label and labelled parameters, then its canonical text
-    (which is what can be typed) when the labels changed anything."""
+def move_text(game, move, lang: str | None, state=None, viewer: int | None = None) -> str:
+    """A move for people: its label and labelled parameters, then the text that can be
+    typed when the labels changed anything.  Given the state it is played from and who
+    reads it, items that reader cannot see whole are named by their handles."""
+    name_item = game.namer(state, viewer).name if state is not None and viewer is not None else None
+    typed = game.move_text(state, move, viewer) if name_item else str(move)
     name = label(game, move.action, lang)
-    raw = [(k, format_value(v)) for k, v in move.args]
+    raw = [(k, format_value(v, name_item)) for k, v in move.args]
     shown = [(label(game, k, lang), label(game, v, lang)) for k, v in raw]
     if name == move.action and shown == raw:
-        return str(move)
-    return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({move})"
+        return typed
+    return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({typed})"
 
 
 def rejection_text(game, rejection, lang: str | None) -> str:
@@ -140,9 +143,10 @@ def _plain_text(value, tr=str) -> str:
     return str(value)
 
 
-def show_moves(game, moves, lang: str | None = None) -> None:
+def show_moves(game, state, moves, lang: str | None = None) -> None:
+    """A player's own legal moves, named as that player sees the items."""
     for i, m in enumerate(moves, 1):
-        console.print(f"  [bold]{i:>3}[/]  {escape(move_text(game, m, lang))}")
+        console.print(f"  [bold]{i:>3}[/]  {escape(move_text(game, m, lang, state, m.player))}")
 
 
 def is_tty() -> bool:

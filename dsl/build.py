@@ -6,7 +6,7 @@ import itertools
 from .build_flow import build_effects, build_flow, rule_of
 from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
-                    OptionDecl, Rulebook, Scoring, TriggerDecl, VarDecl, ZoneDecl)
+                    OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
 from .source import LDict, Span, span_of
 from .types import ANY, INT, parse_type_name
 
@@ -128,7 +128,7 @@ def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
 
 def build_component(r: Reader, name: str, value) -> ComponentKind | None:
     node = r.mapping(value, f"component '{name}'", {"fields", "props", "items", "generate", "id", "rule",
-                                                    "description"})
+                                                    "description", "sides"})
     if node is None:
         return None
     fields = {}
@@ -164,7 +164,38 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
             items.append({"id": base if count == 1 else f"{base}-{i + 1}", "_span": e.span, **data})
     if "generate" in node:
         items += _generate_items(r, name, node, fields)
-    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node))
+    sides = _build_sides(r, name, node["sides"], fields, props) if "sides" in node else None
+    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides)
+
+
+def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None:
+    """`sides: {by: side, front: [title], back: [motto]}`: the fields printed only on
+    each side; a field listed under no side is printed on all of them."""
+    node = r.mapping(value, f"the sides of '{name}'")
+    if node is None:
+        return None
+    by = str(node.get("by", "face"))
+    if by != "face" and by not in props:
+        r.error("N306", f"'{by}' is not a property of '{name}', so it cannot say which side is up",
+                span_of(node.get("by"), node.span), notes=[f"properties: {', '.join(props) or '(none)'}"])
+        return None
+    allowed = ("up", "down") if by == "face" else (props[by].choices if props[by].choices else None)
+    shows: dict[str, tuple[str, ...]] = {}
+    for side, listed in node.items():
+        if side == "by":
+            continue
+        side = str(side)
+        if allowed is not None and side not in allowed:
+            r.error("S105", f"'{side}' is not a value of '{by}'; values: {', '.join(map(str, allowed))}",
+                    node.key_spans.get(side, node.span))
+        names = []
+        for f in r.sequence(listed, f"the fields of side '{side}'", node.span):
+            if str(f) not in fields:
+                r.error("N303", f"'{f}' is not a declared field of '{name}'", span_of(f, node.span),
+                        notes=[f"fields: {', '.join(fields) or '(none)'}"])
+            names.append(str(f))
+        shows[side] = tuple(names)
+    return SidesDecl(by, shows, node.span)
 
 
 def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:

@@ -56,6 +56,16 @@ class ComponentKind:
     items: list[dict]  # each: {"id": str, field: value...}
     span: Span
     rule: str | None = None
+    sides: "SidesDecl | None" = None
+
+
+@dataclass
+class SidesDecl:
+    """Which fields each side of an item shows.  A field named under no side is
+    printed on every side; `by` is the property that says which side is up."""
+    by: str  # "face" (the built-in up/down) or a declared property
+    shows: dict[str, tuple[str, ...]]  # side value -> the fields printed only there
+    span: Span
 
 
 @dataclass

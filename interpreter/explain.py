@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from .context import Ctx
+from .knowledge import Namer
 from .moves import PASS, Move, Rejection, cost_shortfall, format_value, split_args
 
 _MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
 
 
-def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
+def explain_rejection(game, state, text: str, player: int | None, referee: bool = False) -> Rejection:
     if state.over:
         return Rejection("M806", "the game is over")
     match = _MOVE.match(text)
@@ -47,13 +48,16 @@ def explain_rejection(game, state, text: str, player: int | None) -> Rejection:
                              f"{', '.join(declared) or '(none)'}")
     ctx = Ctx(game, state)
     ctx.bindings["player"] = who
+    # Values are named as the mover sees them; the referee may also use hidden ids.
+    name_item = Namer(game, state, who).name if who is not None and who >= 0 else None
     for pname, domain_fn in action.params:
         if pname not in given:
             return Rejection("M802", f"'{name}' needs the parameter '{pname}'")
         domain = tuple(domain_fn(ctx))
-        chosen = [v for v in domain if format_value(v) == given[pname]]
+        chosen = [v for v in domain if format_value(v, name_item) == given[pname]
+                  or (referee and format_value(v) == given[pname])]
         if not chosen:
-            shown = ", ".join(format_value(v) for v in domain[:12]) + (", ..." if len(domain) > 12 else "")
+            shown = ", ".join(format_value(v, name_item) for v in domain[:12]) + (", ..." if len(domain) > 12 else "")
             return Rejection("M803", f"{pname}={given[pname]} is not possible; choices: {shown or '(none)'}",
                              action.rule)
         ctx.bindings[pname] = chosen[0]

@@ -12,10 +12,12 @@ reason and the rulebook citation.
 from __future__ import annotations
 
 from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.values import Item
 
 from . import rng
 from .context import Ctx, RuleError
-from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, enumerate_action
+from .knowledge import WHOLE, Namer
+from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, enumerate_action, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State
 
@@ -65,6 +67,12 @@ class Game:
         if fn is None:
             return None
         return fn(_ItemCtx(self, item))
+
+    def item_prop_value(self, state, item, name):
+        props = state.props.get(item.id)
+        if props is not None and name in props:
+            return props[name]
+        return self.prop_default(item, name)
 
     # -- new game ---------------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
@@ -158,6 +166,15 @@ class Game:
                             point.span, point.rule)
         return p
 
+    def decision_kind(self, state: State) -> str | None:
+        """"choose", "simultaneous" or "respond" at a decision, "chance" at an explicit
+        chance step, None when the game is over.  A simultaneous choice is not shown
+        to the others until the rules reveal it."""
+        if state.over:
+            return None
+        point = self.rules.points[state.pc]
+        return "chance" if point.op == "chance" else point.kind
+
     def is_terminal(self, state: State) -> bool:
         return state.over
 
@@ -193,7 +210,36 @@ class Game:
                     raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
             if point.allow_pass:
                 out.append(Move(player, PASS))
+        if self.rules.may_hide:
+            return self._named_by_movers(state, out)
         return tuple(out)
+
+    def _named_by_movers(self, state, moves) -> tuple:
+        """Give each move whose items its mover cannot all see whole its canonical
+        text, in which those items are handles."""
+        namers: dict = {}
+        out = []
+        for m in moves:
+            if m.args and any(_has_item(v) for _, v in m.args):
+                namer = namers.get(m.player)
+                if namer is None:
+                    namer = namers[m.player] = Namer(self, state, m.player)
+                if not all(namer.sight(i) == WHOLE for _, v in m.args for i in _items_in(v)):
+                    m = Move(m.player, m.action, m.args, move_text(m, namer.name))
+            out.append(m)
+        return tuple(out)
+
+    def namer(self, state: State, viewer: int) -> Namer:
+        """How `viewer` names items in `state`: `.name(item)` is the id or a handle,
+        `.face(item)` the visible side of an item that viewer cannot name."""
+        return Namer(self, state, viewer)
+
+    def move_text(self, state: State, move: Move, viewer: int) -> str:
+        """The move as `viewer` may read it in `state` (the state it is played from):
+        items that viewer cannot see whole are named by their handles."""
+        if not self.rules.may_hide:
+            return str(move)
+        return move_text(move, Namer(self, state, viewer).name)
 
     def chance_outcomes(self, state: State) -> list:
         """At an explicit chance point: each distinct outcome with its probability."""
@@ -221,10 +267,12 @@ class Game:
         return not after.over and after.pc in point.then_points.get(move.action, ())
 
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
+        """Play a move.  A text may name items by id even where its mover would use a
+        handle: whoever holds the whole state (a test, a replay) is the referee."""
         if isinstance(move, str):
-            move = self.parse_move(state, move, player)
+            move = self.parse_move(state, move, player, referee=True)
         elif move not in self.legal_moves(state):
-            raise IllegalMove(str(move), self.explain(state, str(move), move.player))
+            raise IllegalMove(move_text(move), self.explain(state, move_text(move), move.player, referee=True))
         return self._play(state, move)
 
     def _play(self, state: State, move: Move) -> State:
@@ -395,16 +443,20 @@ class Game:
                         points[state.pc].span)
 
     # -- moves as text ------------------------------------------------------------------------
-    def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
+    def parse_move(self, state: State, text: str, player: int | None = None, referee: bool = False) -> Move:
+        """The legal move whose canonical text is `text`.  A player names items as they
+        see them (ids or handles); only a referee may also name hidden items by id, so a
+        player cannot probe what lies face down by guessing ids."""
         text = canonical_text(text)
         for m in self.legal_moves(state):
-            if str(m) == text and (player is None or m.player == player):
+            if (player is None or m.player == player) and (
+                    str(m) == text or (referee and m.shown is not None and move_text(m) == text)):
                 return m
-        raise IllegalMove(text, self.explain(state, text, player))
+        raise IllegalMove(text, self.explain(state, text, player, referee))
 
-    def explain(self, state: State, text: str, player: int | None = None) -> Rejection:
+    def explain(self, state: State, text: str, player: int | None = None, referee: bool = False) -> Rejection:
         from .explain import explain_rejection
-        return explain_rejection(self, state, text, player)
+        return explain_rejection(self, state, text, player, referee)
 
     def invariant_failures(self, state: State) -> list:
         """The declared invariants that do not hold in this state, as Rejections with
@@ -435,6 +487,18 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
+
+
+def _has_item(value) -> bool:
+    return isinstance(value, Item) or (isinstance(value, (tuple, list)) and any(_has_item(v) for v in value))
+
+
+def _items_in(value):
+    if isinstance(value, Item):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _items_in(v)
 
 
 def _same_kind(value, default) -> bool:

@@ -7,7 +7,7 @@ second, hand-written list of moves.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from meeple.dsl.values import Item
 
@@ -16,9 +16,10 @@ from .store import read_in
 _BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 
-def format_value(v) -> str:
+def format_value(v, name_item=None) -> str:
+    """A value in move text; `name_item` names items as one player may (knowledge.Namer)."""
     if isinstance(v, Item):
-        return v.id
+        return v.id if name_item is None else name_item(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:
@@ -26,9 +27,10 @@ def format_value(v) -> str:
     if isinstance(v, str):
         return v if _BARE.match(v) and v not in ("true", "false", "none") else repr(v)
     if isinstance(v, (tuple, list)):
-        return "[" + ",".join(format_value(x) for x in v) + "]"
+        return "[" + ",".join(format_value(x, name_item) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ",".join(f"{format_value(k)}:{format_value(x)}" for k, x in v.items()) + "}"
+        return "{" + ",".join(f"{format_value(k, name_item)}:{format_value(x, name_item)}"
+                              for k, x in v.items()) + "}"
     return str(v)
 
 
@@ -37,11 +39,14 @@ class Move:
     player: int
     action: str
     args: tuple = ()  # ((name, value), ...) in declaration order
+    # The canonical text when it differs from the ids: an item the mover cannot see
+    # whole is named by its handle (set by Game when it lists the legal moves).
+    shown: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        if not self.args:
-            return self.action
-        return f"{self.action}(" + ",".join(f"{k}={format_value(v)}" for k, v in self.args) + ")"
+        if self.shown is not None:
+            return self.shown
+        return move_text(self)
 
     @property
     def text(self) -> str:
@@ -55,6 +60,13 @@ class Move:
 
 
 PASS = "pass"
+
+
+def move_text(move: Move, name_item=None) -> str:
+    """A move's text with items named by `name_item` (by their ids when None)."""
+    if not move.args:
+        return move.action
+    return f"{move.action}(" + ",".join(f"{k}={format_value(v, name_item)}" for k, v in move.args) + ")"
 
 
 def _scan(text: str):

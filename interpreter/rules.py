@@ -20,6 +20,7 @@ from meeple.dsl.values import Item
 from .context import RuleError
 from .effects import EffectCompiler
 from .flowgraph import FlowBuilder
+from .knowledge import Sides
 from .targets import compile_place
 
 TRIGGER_LIMIT = 200
@@ -59,6 +60,10 @@ class Rules:
                 self.items[item.id] = item
                 made.append(item)
             self.items_by_kind[kind.name] = tuple(made)
+        # Two-sided components, and whether any item could be hidden from a player at all
+        # (a game without items has nothing whose identity could leak).
+        self.sides = {k.name: Sides(k.sides, k.fields) for k in rs.components.values() if k.sides}
+        self.may_hide = bool(self.items)
         self.boards = {name: self._board(b) for name, b in rs.boards.items()}
         self.effects = EffectCompiler(self)
         self.triggers = []

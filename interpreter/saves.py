@@ -27,14 +27,18 @@ class CorruptFile(Exception):
         super().__init__(f"{where}: corrupt file: {message}")
 
 
-def state_to_json(game, state: State) -> dict:
+def state_to_json(game, state: State, seed: int | None = None) -> dict:
+    """A save holds the whole state (the generator included), so it is the referee's
+    file, not a player's; `seed` records how the game was dealt."""
     return {"format": "meeple-state", "version": SAVE_VERSION, "ruleset": game.name,
             "hash": game.rules.ruleset.content_hash, "players": game.player_count,
-            "options": game.options, "state": state.to_data(), "log": list(state.log)}
+            "options": game.options, "state": state.to_data(), "log": list(state.log),
+            **({"seed": seed} if seed is not None else {})}
 
 
-def save_state(game, state: State, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(state_to_json(game, state), indent=1, sort_keys=True), encoding="utf-8")
+def save_state(game, state: State, path: str | Path, seed: int | None = None) -> None:
+    Path(path).write_text(json.dumps(state_to_json(game, state, seed), indent=1, sort_keys=True),
+                          encoding="utf-8")
 
 
 def state_from_json(game, data, path="<data>") -> State:
@@ -83,6 +87,7 @@ def load_state(game, path: str | Path) -> State:
 class SavedGame:
     state: State
     hash_matches: bool  # false: the ruleset's text changed since the save was made
+    seed: int | None = None  # how the game was dealt, if the save says
 
 
 def read_save(game, path: str | Path) -> SavedGame:
@@ -93,7 +98,10 @@ def read_save(game, path: str | Path) -> SavedGame:
     except json.JSONDecodeError as exc:
         raise CorruptFile(path, f"not valid JSON ({exc.msg} at line {exc.lineno})", exc.lineno) from None
     state = state_from_json(game, data, path)
-    return SavedGame(state, data.get("hash") == game.rules.ruleset.content_hash)
+    seed = data.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise CorruptFile(path, f"its seed must be a whole number, not {seed!r}")
+    return SavedGame(state, data.get("hash") == game.rules.ruleset.content_hash, seed)
 
 
 # -- replay logs ------------------------------------------------------------------

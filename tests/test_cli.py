@@ -52,7 +52,7 @@ def test_interactive_play_rejects_with_reason_undoes_and_saves(tmp_path):
     r = meeple("play", "tic-tac-toe", "--bots", "1", input=script)
     assert r.returncode == 0, r.stderr
     assert "illegal:" in r.stdout and "M803" in r.stdout
-    assert "player 1 (bot) plays" in r.stdout
+    assert "player 1: place(at=" in r.stdout  # the bot's move, told at the human's next turn
     data = json.loads(save.read_text())
     assert data["format"] == "meeple-state"
     assert data["state"]["move_count"] == 0  # the undo went back to the start

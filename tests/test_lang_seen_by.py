@@ -35,12 +35,13 @@ def test_seen_by_is_readable_and_private(tmp_path: Path):
     (tmp_path / "peek" / "game.yaml").write_text(SPEC)
     game = load_game(str(tmp_path / "peek"), 2)
     s = game.new_state(0)
-    assert [str(m) for m in game.legal_moves(s)] == ["peek(card=c1)", "peek(card=c2)"]
-    s = game.apply(s, "peek(card=c1)")
+    # Face-down cards are named by their place: an id would tell which card lies there.
+    assert [str(m) for m in game.legal_moves(s)] == ["peek(card=table@0)", "peek(card=table@1)"]
+    s = game.apply(s, "peek(card=c1)")  # a referee (this test) may name them by id
     assert game.view(s, 0)["zones"]["table"]["items"] == ["c1", "?"]
     assert game.view(s, 1)["zones"]["table"]["items"] == ["?", "?"]
     s = game.apply(s, "peek(card=c1)")
     s = game.apply(s, "peek(card=c2)")
-    assert [str(m) for m in game.legal_moves(s)] == ["peek(card=c2)"]
+    assert [str(m) for m in game.legal_moves(s)] == ["peek(card=table@1)"]
     s = game.apply(s, "peek(card=c2)")
     assert game.is_terminal(s)

@@ -1,0 +1,142 @@
+"""Hidden identity: an item's id reaches a player only for an item that player sees
+whole.  The almanac test game's ids name both sides of each page (`spring-4`), the
+way a careless author would write them; the interpreter must still hide them."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from meeple.dsl.load import load_ruleset
+from meeple.dsl.diagnostics import RulesetError
+from meeple.interpreter import IllegalMove, load_game
+from meeple.interpreter.state import to_plain
+
+from view_support import check_view_property
+
+ALMANAC = Path(__file__).parent / "games" / "almanac"
+
+
+def _game():
+    return load_game(str(ALMANAC), 2)
+
+
+def _ids_in(data) -> set:
+    found = set()
+    if isinstance(data, dict):
+        for k, v in data.items():
+            found |= _ids_in(k) | _ids_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            found |= _ids_in(v)
+    elif isinstance(data, str):
+        found.add(data)
+    return found
+
+
+def test_the_top_page_shows_only_its_upper_side():
+    game = _game()
+    s = game.new_state(1)
+    top = s.zones["stack"][0]
+    view = game.view(s, 0)
+    assert view["zones"]["stack"] == {"count": 6, "top": {"side": "season", "season": top.fields["season"]}}
+    assert not {i for i in game.items} & _ids_in(view)
+    s = game.apply(s, "turn(page=stack@0)")
+    assert game.view(s, 1)["zones"]["stack"]["top"] == {"side": "moons", "moons": top.fields["moons"]}
+
+
+def test_moves_name_unseen_items_by_their_place_and_players_cannot_probe_ids():
+    game = _game()
+    s = game.new_state(1)
+    top = s.zones["stack"][0]
+    assert [str(m) for m in game.legal_moves(s)] == ["turn(page=stack@0)", "take(page=stack@0)"]
+    refusals = []
+    for guess in (top.id, next(i for i in game.items if i != top.id)):
+        with pytest.raises(IllegalMove) as err:
+            game.parse_move(s, f"take(page={guess})", 0)
+        refusals.append((err.value.rejection.code, err.value.rejection.reason.replace(guess, "X")))
+    # A right guess and a wrong one are refused alike, with the choices as handles.
+    assert refusals[0] == refusals[1] == ("M803", "page=X is not possible; choices: stack@0")
+    # A referee (a test, a replay) holds the whole state and may use the id.
+    assert game.apply(s, f"take(page={top.id})").zones["hand"][0] == (top,)
+
+
+def test_a_move_reads_differently_to_its_mover_and_to_the_others():
+    game = _game()
+    s = game.apply(game.new_state(1), "take(page=stack@0)")
+    s = game.apply(s, "turn(page=stack@0)")  # player 1 turns the next page
+    page = s.zones["hand"][0][0]
+    lay = next(m for m in game.legal_moves(s) if m.action == "lay")
+    assert str(lay) == f"lay(page={page.id})"  # the mover holds it, so names it
+    assert game.move_text(s, lay, 0) == f"lay(page={page.id})"
+    assert game.move_text(s, lay, 1) == "lay(page=hand[0]@0)"
+
+
+def test_items_in_variables_and_locals_are_named_as_the_viewer_may():
+    game = _game()
+    s = game.apply(game.new_state(1), "take(page=stack@0)")
+    page = s.zones["hand"][0][0]
+    s.locals = {**s.locals, "chosen": page}  # as an open sub-decision would hold it
+    assert game.view(s, 0)["locals"]["chosen"] == {"$item": page.id}
+    assert game.view(s, 1)["locals"]["chosen"] == {"$hidden": "hand[0]@0"}
+
+
+def _naive_view(game, state, viewer):
+    """The view as it was before handles: every item in a seen place named by its id."""
+    view = game.view(state, viewer)
+    stack = state.zones["stack"]
+    view["zones"]["stack"] = {"count": len(stack), "top": stack[0].id if stack else None}
+    return view
+
+
+def test_the_view_property_catches_a_view_that_shows_ids():
+    """The property test of the foundation would fail on a leaky view: swapping two
+    pages whose upper sides match changes an id-showing view, and not the real one."""
+    game = _game()
+    rnd = random.Random(3)
+    caught = 0
+    for seed in range(20):
+        s = game.new_state(seed)
+        for _ in range(6):
+            if game.is_terminal(s):
+                break
+            check_view_property(game, s, 0, random.Random(seed), move=game.legal_moves(s)[0])
+            try:
+                check_view_property(game, s, 0, random.Random(seed),
+                                    view=lambda state, viewer: _naive_view(game, state, viewer))
+            except AssertionError:
+                caught += 1
+            s = game.apply(s, game.legal_moves(s)[rnd.randrange(len(game.legal_moves(s)))])
+    assert caught > 0
+
+
+BAD_SIDES = """
+game: {name: bad, players: 2}
+components:
+  tile:
+    fields: {name: str}
+    props: {flipped: {type: bool, initial: "false"}}
+    sides: {by: colour, up: [name]}
+  card:
+    fields: {title: str}
+    props: {side: {type: str, initial: "'a'", choices: [a, b]}}
+    sides: {by: side, a: [title], c: [nonesuch]}
+flow: [{turns: "players()", do: []}]
+"""
+
+
+def test_bad_sides_are_reported_with_their_places(tmp_path):
+    (tmp_path / "game.yaml").write_text(BAD_SIDES)
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(str(tmp_path))
+    got = sorted((d.code, d.span.line) for d in err.value.diagnostics)
+    assert ("N306", 7) in got  # `by` names no property
+    assert ("S105", 11) in got  # `c` is not a value of `side`
+    assert ("N303", 11) in got  # `nonesuch` is not a field
+
+
+def test_to_plain_is_still_the_referee_form():
+    game = _game()
+    s = game.new_state(1)
+    assert to_plain(s.zones["stack"][0]) == {"$item": s.zones["stack"][0].id}
