@@ -34,14 +34,16 @@ def test_conformance_is_complete():
 
 def test_a_soil_sample_is_seen_only_by_the_sampler():
     game = load_game("zavandor", 3)
-    state = game.apply(game.new_state(5), "sample(space=II-3)")
+    state = game.apply(game.apply(game.new_state(5), "sample"), "look(space=II-3)")
     tile = state.zones["site"]["II-3"][0]
     assert game.view(state, 0)["zones"]["site"]["II-3"] == [tile.id]
     for other in (1, 2):
         assert game.view(state, other)["zones"]["site"]["II-3"]["items"] == ["?"]
-    # The sample does not use the action, and the same tile is not offered again.
+    # The sample does not use the action; the same tile may be sampled again (p.3).
     assert game.current_players(state) == (0,)
-    assert "sample(space=II-3)" not in [str(m) for m in game.legal_moves(state)]
+    assert "sample" in [str(m) for m in game.legal_moves(state)]
+    state = game.apply(state, "sample")
+    assert "look(space=II-3)" in [str(m) for m in game.legal_moves(state)]
 
 
 def _leaves(value):
