@@ -7,8 +7,9 @@ What reaches the screen before a human decides is what that human may know:
 their own view, and the moves made since their last decision as they read
 them (items they cannot see named by handles; a simultaneous choice only as
 "player 2 has chosen", since the rules reveal it when they do).  With more
-than one human at the keyboard the screen is cleared and the next player is
-asked to take the seat before their view appears.
+than one human at the keyboard, in a game where players know different things,
+the screen is cleared and the next player is asked to take the seat before
+their view appears.
 """
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             history.append((state, move))
             state = game.apply(state, move)
             continue
-        if len(humans) > 1 and seated != player:
+        if len(humans) > 1 and seated != player and game.hides_information:
             console.clear()
             try:
                 input_fn(phrase(lang, "player {p}: take the seat and press Enter", p=player) + " ")

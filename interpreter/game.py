@@ -52,6 +52,8 @@ class Game:
         self._invariant_cache = None  # built on the first invariant check
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
         self.boards = rules.boards
+        # False when every player always knows everything (no hidden zone, face, side or amount).
+        self.hides_information = rules.hides_information
         self.items = rules.items
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
 

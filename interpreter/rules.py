@@ -5,14 +5,14 @@ binds them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from types import MappingProxyType
 
 import networkx as nx
 
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.model import Ruleset
+from meeple.dsl.model import Effect, Ruleset
 from meeple.dsl.names import global_scope
 from meeple.dsl.types import INT
 from meeple.dsl.values import Item
@@ -64,6 +64,11 @@ class Rules:
         # (a game without items has nothing whose identity could leak).
         self.sides = {k.name: Sides(k.sides, k.fields) for k in rs.components.values() if k.sides}
         self.may_hide = bool(self.items)
+        # Whether players can know different things at all (the CLI hands the seat over
+        # between humans only then).
+        self.hides_information = bool(self.sides) or any(
+            z.visibility != "all" or z.face == "down" for z in rs.zones.values()) or any(
+            v.visibility != "all" for v in rs.variables.values()) or _reveals_or_flips(rs)
         self.boards = {name: self._board(b) for name, b in rs.boards.items()}
         self.effects = EffectCompiler(self)
         self.triggers = []
@@ -319,3 +324,24 @@ def _memo_call(name, fn):
             value = memo[key] = fn(ctx, *args)
             return value
     return call
+
+
+def _reveals_or_flips(rs) -> bool:
+    """Does any effect turn items face down, flip them or show them to some players?"""
+    stack, seen = [rs.setup, rs.actions, rs.flow, rs.triggers], set()
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (str, int, float, bool)) or obj is None:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, Effect):
+            if obj.kind in ("flip", "reveal") or obj.args.get("face") == "down":
+                return True
+            stack.extend(obj.args.values())
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif is_dataclass(obj):
+            stack.extend(getattr(obj, f.name) for f in fields(obj))
+    return False

@@ -22,6 +22,8 @@ from meeple.interpreter.lint import flow_diagnostics
 from meeple.interpreter.scenario import load_scenarios
 from meeple.interpreter.saves import state_from_json, state_to_json
 
+from view_support import check_view_property
+
 ROOT = Path(__file__).resolve().parent
 GAMES_DIR = ROOT / "games"
 GAMES = sorted(p for p in GAMES_DIR.iterdir() if (p / "game.yaml").is_file())
@@ -48,31 +50,6 @@ def test_feature_game_has_no_diagnostics(path):
     assert [d.code for d in flow_diagnostics(load_rules(path))] == []
 
 
-def _hide_from(game, state, viewer, rnd):
-    """A state that differs only in what `viewer` may not see: the generator, and the
-    order of zones hidden from them or lying all face down (none of whose items they
-    were shown)."""
-    new = state.copy()
-    new.rng = rnd.getrandbits(63)
-    for name, decl in game.rules.zones.items():
-        z = new.zones[name]
-        groups = [(None, z)] if decl.per is None else list(enumerate(z)) if decl.per == "player" else []
-        for key, contents in groups:
-            hidden = decl.visibility == "none" or (decl.visibility == "owner" and key != viewer) \
-                or (key is None and decl.visibility == "all"
-                    and all(new.props.get(i.id, {}).get("face") == "down" for i in contents))
-            if not hidden or any(viewer in (new.props.get(i.id, {}).get("seen_by") or ()) for i in contents):
-                continue
-            mixed = list(contents)
-            rnd.shuffle(mixed)
-            if key is None:
-                new.zones[name] = tuple(mixed)
-            else:
-                new.zones[name] = tuple(tuple(mixed) if k == key else c for k, c in enumerate(z))
-                z = new.zones[name]
-    return new
-
-
 @pytest.mark.parametrize("path,players", CASES)
 def test_random_playouts_keep_the_invariants(path, players):
     game = load_game(path, players)
@@ -92,8 +69,7 @@ def test_random_playouts_keep_the_invariants(path, players):
             assert state.to_data() == before, "apply changed its input state"
             assert game.invariant_failures(new) == []
             if len(moves) % 7 == 0:
-                viewer = rnd.randrange(players)
-                assert game.view(_hide_from(game, new, viewer, rnd), viewer) == game.view(new, viewer)
+                check_view_property(game, state, rnd.randrange(players), rnd, move=move)
             moves.append(move)
             state = new
         assert game.is_terminal(state), f"seed {seed}: no end after {MAX_MOVES} moves"
