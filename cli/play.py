@@ -24,6 +24,23 @@ from .phrases import phrase
 from .render import console, label, move_text, rejection_text, show_moves, show_view
 
 
+class Seat:
+    """What a bot is given: exactly what its player is given — the view and the texts of
+    its legal moves — computed only if the bot asks for them."""
+
+    def __init__(self, game, state, player, moves):
+        self._game, self._state, self.player, self.count = game, state, player, len(moves)
+        self._moves = moves
+
+    @property
+    def view(self) -> dict:
+        return self._game.view(self._state, self.player)
+
+    @property
+    def options(self) -> list[str]:
+        return [str(m) for m in self._moves]
+
+
 class RandomBot:
     """Picks uniformly among the legal moves, from its own seeded generator
     (never the game's, so a bot cannot learn hidden information from it)."""
@@ -31,9 +48,14 @@ class RandomBot:
     def __init__(self, seed: int):
         self.random = random.Random(seed)
 
-    def choose(self, game, state, player):
-        moves = game.legal_moves(state, player)
-        return moves[self.random.randrange(len(moves))]
+    def pick(self, seat: Seat) -> int:
+        return self.random.randrange(seat.count)
+
+
+def bot_move(bot, game, state, player):
+    """Ask `bot` for `player`'s move; it sees that player's seat, never the state."""
+    moves = game.legal_moves(state, player)
+    return moves[bot.pick(Seat(game, state, player, moves))]
 
 
 class Table:
@@ -80,7 +102,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             break
         player = game.current_players(state)[0]
         if player in bots:
-            move = bot.choose(game, state, player)
+            move = bot_move(bot, game, state, player)
             if not humans and not quiet_bots:
                 shown_turn = _spectate(game, state, move, lang, shown_turn)
             table.record(len(history), move)

@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from .play import RandomBot
+from .play import RandomBot, bot_move
 from .render import console
 
 
@@ -26,7 +26,7 @@ def play_out(game, seed: int, max_moves: int, check: bool = False) -> dict:
         if not game.legal_moves(state, player):
             stuck = True
             break
-        state = game.apply(state, bot.choose(game, state, player))
+        state = game.apply(state, bot_move(bot, game, state, player))
         moves += 1
         if check:
             for failure in game.invariant_failures(state):
