@@ -140,3 +140,31 @@ def test_to_plain_is_still_the_referee_form():
     game = _game()
     s = game.new_state(1)
     assert to_plain(s.zones["stack"][0]) == {"$item": s.zones["stack"][0].id}
+
+
+def test_the_view_property_catches_who_is_asked_from_a_hidden_hand(tmp_path):
+    """A window opened only for players holding a boost tells the table who holds one.
+    The view property (who moves next may not depend on what the viewer cannot see)
+    catches it on such a variant of the contest test game, and not on the game itself."""
+    text = (Path(__file__).parent / "games" / "contest" / "game.yaml").read_text(encoding="utf-8")
+    public = 'players: "[p for p in clockwise(leader) if len(tricks[p]) > 0]"'
+    assert public in text
+    (tmp_path / "game.yaml").write_text(text.replace(
+        public, 'players: "[p for p in clockwise(leader) if any(t.effect == \'boost\' for t in tricks[p])]"'))
+
+    def leaks(game):
+        found = 0
+        for seed in range(6):
+            rnd, s = random.Random(seed), game.new_state(seed)
+            while not game.is_terminal(s):
+                move = game.legal_moves(s)[rnd.randrange(len(game.legal_moves(s)))]
+                for viewer in range(game.player_count):
+                    try:
+                        check_view_property(game, s, viewer, random.Random(seed), move=move)
+                    except AssertionError as exc:
+                        assert "who moves next" in str(exc)
+                        found += 1
+                s = game.apply(s, move)
+        return found
+    assert leaks(load_game(str(tmp_path), 3)) > 0
+    assert leaks(load_game(str(Path(__file__).parent / "games" / "contest"), 3)) == 0
