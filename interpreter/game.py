@@ -70,12 +70,6 @@ class Game:
             return None
         return fn(_ItemCtx(self, item))
 
-    def item_prop_value(self, state, item, name):
-        props = state.props.get(item.id)
-        if props is not None and name in props:
-            return props[name]
-        return self.prop_default(item, name)
-
     # -- new game ---------------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
         state = State()

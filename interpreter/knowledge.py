@@ -84,16 +84,18 @@ class Namer:
         sides = self.sides.get(item.kind)
         if sides is None:
             return WHOLE if face_up else NOTHING
-        if sides.by == "face":
-            side = "up" if face_up else "down"
-        elif not face_up:
+        if sides.by != "face" and not face_up:
             return NOTHING
-        else:
-            side = self.game.item_prop_value(self.state, item, sides.by)
-        hidden = sides.hidden.get(side, sides.listed)
-        if not hidden:
+        side = self._side_up(item, sides)
+        if not sides.hidden.get(side, sides.listed):
             return WHOLE
         return SIDE if sides.shown.get(side, sides.common) else NOTHING
+
+    def _side_up(self, item: Item, sides: Sides):
+        props = self.state.props.get(item.id) or {}
+        if sides.by == "face":
+            return props.get("face", "up")
+        return props[sides.by] if sides.by in props else self.game.prop_default(item, sides.by)
 
     def name(self, item: Item) -> str:
         """The item's id if the player may know it, else its handle."""
@@ -108,8 +110,7 @@ class Namer:
         sides = self.sides.get(item.kind)
         if sides is None or self.sight(item) != SIDE:
             return {}
-        side = ("up" if (self.state.props.get(item.id) or {}).get("face", "up") == "up" else "down") \
-            if sides.by == "face" else self.game.item_prop_value(self.state, item, sides.by)
+        side = self._side_up(item, sides)
         out = {"side": side}
         for f in sides.shown.get(side, sides.common):
             out[f] = item.fields.get(f)
