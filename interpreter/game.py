@@ -214,14 +214,20 @@ class Game:
         """Give each move whose items its mover cannot all see whole its canonical
         text, in which those items are handles."""
         namers: dict = {}
+        whole: dict = {}  # (player, item) -> whether that player sees it whole
         out = []
         for m in moves:
             if m.args and any(_has_item(v) for _, v in m.args):
                 namer = namers.get(m.player)
                 if namer is None:
                     namer = namers[m.player] = Namer(self, state, m.player)
-                if not all(namer.sight(i) == WHOLE for _, v in m.args for i in _items_in(v)):
-                    m = Move(m.player, m.action, m.args, move_text(m, namer.name))
+                for i in (i for _, v in m.args for i in _items_in(v)):
+                    seen = whole.get((m.player, i))
+                    if seen is None:
+                        seen = whole[(m.player, i)] = namer.sight(i) == WHOLE
+                    if not seen:
+                        m = Move(m.player, m.action, m.args, move_text(m, namer.name))
+                        break
             out.append(m)
         return tuple(out)
 
