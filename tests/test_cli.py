@@ -197,3 +197,33 @@ def test_play_and_simulate_work_for_every_shipped_ruleset_and_player_count(name,
     sim = runner.invoke(app, ["simulate", name, "-p", str(players), "-n", "1", "--max-moves", "60", "--json"])
     assert sim.exit_code == 0, sim.output
     assert json.loads(sim.output)["stuck"] == 0
+
+
+def test_play_without_a_seed_deals_afresh_and_shows_the_seed_only_at_the_end(tmp_path):
+    """The seed decides every hidden card, so it is not printed before the game is over."""
+    runs = [meeple("play", "goofspiel", "--bots", "all") for _ in range(2)]
+    seeds = []
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+        head, _, tail = r.stdout.partition("game over")
+        assert "seed" not in head
+        seeds.append(int(re.search(r"dealt with seed (\d+)", tail).group(1)))
+    assert seeds[0] != seeds[1]
+    # Given a seed, the same deal; the seed goes into the replay log and the save.
+    log = tmp_path / "g.jsonl"
+    fixed = meeple("play", "goofspiel", "--bots", "all", "--seed", "11", "--log", log)
+    assert "dealt with seed 11" in fixed.stdout
+    assert json.loads(log.read_text().splitlines()[0])["seed"] == 11
+    save = tmp_path / "s.json"
+    meeple("play", "goofspiel", "--bots", "1", "--seed", "12", input=f"s {save}\nq\n")
+    assert json.loads(save.read_text())["seed"] == 12
+    again = meeple("play", "goofspiel", "--bots", "1", "--load", save, input="q\n")
+    assert again.returncode == 0 and "seed" not in again.stdout
+
+
+def test_hot_seat_hands_the_seat_over_only_where_players_know_different_things():
+    hidden = meeple("play", "goofspiel", input="\n1\n\n1\nq\n")
+    assert hidden.stdout.count("take the seat") >= 2
+    assert "player 0 has chosen" in hidden.stdout
+    open_game = meeple("play", "tic-tac-toe", input="1\n1\nq\n")
+    assert "take the seat" not in open_game.stdout
