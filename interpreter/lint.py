@@ -15,6 +15,7 @@ from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.load import check_ruleset
 
 from .label_check import label_diagnostics
+from .lint_hidden import who_is_asked_diagnostics
 from .sampling import sample
 
 
@@ -88,6 +89,7 @@ def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = 50
     diags = [d for d in check_ruleset(rules.ruleset)]
     diags += flow_diagnostics(rules)
     diags += label_diagnostics(rules.ruleset)
+    diags += who_is_asked_diagnostics(rules.ruleset)
     report = None
     if playouts and game is not None:
         more, report = sampled_diagnostics(game, playouts, seed, max_moves)

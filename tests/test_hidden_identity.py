@@ -10,7 +10,8 @@ import pytest
 
 from meeple.dsl.load import load_ruleset
 from meeple.dsl.diagnostics import RulesetError
-from meeple.interpreter import IllegalMove, load_game
+from meeple.interpreter import IllegalMove, load_game, load_rules
+from meeple.interpreter.lint import lint
 from meeple.interpreter.state import to_plain
 
 from view_support import check_view_property
@@ -168,3 +169,9 @@ def test_the_view_property_catches_who_is_asked_from_a_hidden_hand(tmp_path):
         return found
     assert leaks(load_game(str(tmp_path), 3)) > 0
     assert leaks(load_game(str(Path(__file__).parent / "games" / "contest"), 3)) == 0
+    # Lint finds it in the text, at the list that decides who is asked; counting is fine.
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if public in t)
+    found = [(d.code, d.span.line) for d in lint(load_rules(str(tmp_path)))[0] if d.code == "L108"]
+    assert found == [("L108", line)]
+    assert not [d for d in lint(load_rules(str(Path(__file__).parent / "games" / "contest")))[0]
+                if d.code == "L108"]
