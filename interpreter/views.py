@@ -18,8 +18,8 @@ def _shown(namer, item):
     return namer.face(item) if sight == SIDE else None
 
 
-def _zone_view(namer, state, decl, contents, viewer, owner):
-    vis = decl.visibility
+def _zone_view(namer, decl, contents, owner):
+    state, viewer, vis = namer.state, namer.viewer, decl.visibility
     if vis == "none" or (vis == "owner" and owner != viewer):
         seen = [i.id for i in contents if viewer in (state.props.get(i.id, {}).get("seen_by") or ())]
         out = {"count": len(contents)}
@@ -50,11 +50,11 @@ def player_view(game, state, viewer: int) -> dict:
     for name, decl in rules.zones.items():
         z = state.zones[name]
         if decl.per is None:
-            zones[name] = _zone_view(namer, state, decl, z, viewer, None)
+            zones[name] = _zone_view(namer, decl, z, None)
         elif decl.per == "player":
-            zones[name] = [_zone_view(namer, state, decl, sub, viewer, p) for p, sub in enumerate(z)]
+            zones[name] = [_zone_view(namer, decl, sub, p) for p, sub in enumerate(z)]
         else:
-            zones[name] = {str(k): _zone_view(namer, state, decl, sub, viewer, None) for k, sub in z.items()}
+            zones[name] = {str(k): _zone_view(namer, decl, sub, None) for k, sub in z.items()}
     props = {}
     for item_id, p in sorted(state.props.items()):
         public = {k: namer.plain(v) for k, v in p.items() if k != "seen_by"}
