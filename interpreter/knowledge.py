@@ -33,23 +33,56 @@ class Sides:
 
 
 def locate(game, state) -> dict:
-    """item id -> (zone, key, index); computed once per state and kept with it."""
-    where = state._where
-    if where is not None:
-        return where
-    where = {}
-    for name, decl in game.rules.zones.items():
-        z = state.zones[name]
-        if decl.per is None:
-            for i, item in enumerate(z):
-                where[item.id] = (name, None, i)
-        else:
-            groups = z.items() if isinstance(z, dict) else enumerate(z)
-            for key, contents in groups:
-                for i, item in enumerate(contents):
-                    where[item.id] = (name, key, i)
-    state._where = where
+    """item id -> (zone, key, index).
+
+    Kept with the state together with the zone contents it was built from; a state
+    copied from another starts from its parent's, and only the zones whose contents
+    were replaced since (writes never change a zone in place) are looked at again.
+    So the index is never stale, even while the flow is still moving items."""
+    names = game.rules.zone_order
+    current = tuple(state.zones[n] for n in names)
+    cached = state._where
+    if cached is not None:
+        snapshot, where = cached
+        changed = [i for i, (a, b) in enumerate(zip(snapshot, current)) if a is not b]
+        if not changed:
+            return where
+        where = dict(where)
+        for i in changed:
+            _replace(where, names[i], snapshot[i], current[i], game.rules.zones[names[i]].per)
+    else:
+        where = {}
+        for name, contents in zip(names, current):
+            _replace(where, name, _EMPTY, contents, game.rules.zones[name].per)
+    state._where = (current, where)
     return where
+
+
+_EMPTY = ()
+
+
+def _groups(contents, per):
+    if per is None:
+        return ((None, contents),)
+    return contents.items() if isinstance(contents, dict) else enumerate(contents)
+
+
+def _replace(where, name, old, new, per):
+    """Move the index of zone `name` from its old contents to its new ones."""
+    before = dict(_groups(old, per)) if old is not _EMPTY else {}
+    for key, group in _groups(new, per):
+        was = before.pop(key, _EMPTY)
+        if group is was:
+            continue
+        for item in was:
+            if where.get(item.id, (None, None))[:2] == (name, key):
+                del where[item.id]
+        for i, item in enumerate(group):
+            where[item.id] = (name, key, i)
+    for key, group in before.items():  # keys that are gone
+        for item in group:
+            if where.get(item.id, (None, None))[:2] == (name, key):
+                del where[item.id]
 
 
 def handle_text(place) -> str:

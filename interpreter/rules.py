@@ -64,6 +64,7 @@ class Rules:
         # (a game without items has nothing whose identity could leak).
         self.sides = {k.name: Sides(k.sides, k.fields) for k in rs.components.values() if k.sides}
         self.may_hide = bool(self.items)
+        self.zone_order = tuple(rs.zones)
         # Whether players can know different things at all (the CLI hands the seat over
         # between humans only then).
         self.hides_information = bool(self.sides) or any(

@@ -38,7 +38,7 @@ class State:
         self.log: tuple = ()
         self.move_count = 0
         self._moves = None  # cache of legal moves; not part of the state's identity
-        self._where = None  # cache: item id -> its place (knowledge.locate)
+        self._where = None  # (zone contents, item id -> place): knowledge.locate
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -56,7 +56,7 @@ class State:
         new.log = self.log
         new.move_count = self.move_count
         new._moves = None
-        new._where = None
+        new._where = self._where  # checked against the zones before use
         return new
 
     # -- identity ----------------------------------------------------------

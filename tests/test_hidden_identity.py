@@ -175,3 +175,21 @@ def test_the_view_property_catches_who_is_asked_from_a_hidden_hand(tmp_path):
     assert found == [("L108", line)]
     assert not [d for d in lint(load_rules(str(Path(__file__).parent / "games" / "contest")))[0]
                 if d.code == "L108"]
+
+
+@pytest.mark.parametrize("name", ["goofspiel", "valdora", "zavandor", "treasure-hunter", "freyas-folly"])
+def test_the_place_index_follows_the_zones_step_by_step(name):
+    """The item index a state derives from its parent's (only replaced zones are looked
+    at again) equals one built from nothing, after every move of a random game."""
+    from meeple.interpreter.knowledge import locate
+    game = load_game(name, load_rules(name).ruleset.game.min_players)
+    rnd, s = random.Random(5), game.new_state(5)
+    for _ in range(300):
+        if game.is_terminal(s):
+            break
+        derived = locate(game, s)
+        fresh = s.copy()
+        fresh._where = None
+        assert derived == locate(game, fresh)
+        moves = game.legal_moves(s)
+        s = game.apply(s, moves[rnd.randrange(len(moves))])

@@ -65,7 +65,6 @@ def perturb(game, state, viewer, rnd):
                 if p != viewer and isinstance(values[p], int) and not isinstance(values[p], bool):
                     values[p] += rnd.randint(1, 3)
             new.vars[name] = tuple(values)
-    new._where = None
     return new, swap
 
 
@@ -81,7 +80,6 @@ def _place(state, place, item, props):
         state.props.pop(item.id, None)
     else:
         state.props[item.id] = props
-    state._where = None
 
 
 def _put(state, place, item):
