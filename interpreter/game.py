@@ -217,17 +217,14 @@ class Game:
         whole: dict = {}  # (player, item) -> whether that player sees it whole
         out = []
         for m in moves:
-            if m.args and any(_has_item(v) for _, v in m.args):
-                namer = namers.get(m.player)
-                if namer is None:
-                    namer = namers[m.player] = Namer(self, state, m.player)
-                for i in (i for _, v in m.args for i in _items_in(v)):
-                    seen = whole.get((m.player, i))
-                    if seen is None:
-                        seen = whole[(m.player, i)] = namer.sight(i) == WHOLE
-                    if not seen:
-                        m = Move(m.player, m.action, m.args, move_text(m, namer.name))
-                        break
+            for i in (i for _, v in m.args for i in _items_in(v)):
+                seen = whole.get((m.player, i))
+                if seen is None:
+                    namer = namers.get(m.player) or namers.setdefault(m.player, Namer(self, state, m.player))
+                    seen = whole[(m.player, i)] = namer.sight(i) == WHOLE
+                if not seen:
+                    m = Move(m.player, m.action, m.args, move_text(m, namers[m.player].name))
+                    break
             out.append(m)
         return tuple(out)
 
@@ -489,10 +486,6 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
-
-
-def _has_item(value) -> bool:
-    return isinstance(value, Item) or (isinstance(value, (tuple, list)) and any(_has_item(v) for v in value))
 
 
 def _items_in(value):
