@@ -10,15 +10,22 @@ from .source import LDict, LList, LStr, Span, TextOrigin, span_of
 
 
 class Reader:
+    """Collects diagnostics.  The shape pass (dsl/schema) reports first; a builder
+    that meets the same problem (same code, same place) is not reported again."""
+
     def __init__(self, file: str):
         self.file = file
         self.diagnostics: list[Diagnostic] = []
+        self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------
     def error(self, code: str, message: str, span: Span | None, notes=(), rule=None):
-        self.diagnostics.append(
-            Diagnostic(code, message, span or Span.unknown(self.file), notes=tuple(notes), rule=rule)
-        )
+        span = span or Span.unknown(self.file)
+        where = (code, span.file, span.line, span.col)
+        if where in self._reported:
+            return
+        self._reported.add(where)
+        self.diagnostics.append(Diagnostic(code, message, span, notes=tuple(notes), rule=rule))
 
     def warn(self, code: str, message: str, span: Span | None):
         self.diagnostics.append(

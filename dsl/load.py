@@ -14,6 +14,7 @@ from .build_flow import build_effects, build_flow
 from .build_support import Reader
 from .diagnostics import Diagnostic, RulesetError, register_source
 from .model import Ruleset
+from .schema import check_sections
 from .source import LDict, Span, YamlError, read_yaml
 
 
@@ -72,6 +73,7 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
                 continue
             parts[key].append((name, value, doc.key_spans[key]))
     r = Reader(_display(files[0]))
+    check_sections(r, parts)  # every key's kind, before the builders read them
     for section in SINGLE_SECTIONS:
         for name, _, span in parts[section][1:]:
             r.error("S104", f"section '{section}' is given twice", span,

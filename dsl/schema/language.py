@@ -1,0 +1,319 @@
+"""The ruleset language, declared as data: every section, every key of every
+declaration, every effect and flow step, with its kind, whether it is required,
+and a one-line description.
+
+This is the single list of what keys exist.  The shape pass (`shape.py`) checks
+every ruleset against it; the builders take their keyword tables from it
+(`EFFECT_KINDS`, `FLOW_KINDS`, `SECTIONS` below); the docs describe the same
+keys in prose (docs/language.md).
+"""
+from __future__ import annotations
+
+from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, ListOf,
+                    Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
+
+NAME = Text(label="a name")
+RULE = Key("rule", Text(), doc="a rulebook citation such as \"p.7\"")
+DESCRIPTION = Key("description", Text(), doc="free text for people")
+FACE = Choice(values=("up", "down"))
+EFFECTS = ListOf(Ref(name="effect", label="an effect"), label="a list of effects")
+STEPS = ListOf(Ref(name="flow_step", label="a flow step"), label="a list of flow steps")
+CHOICES = ListOf(Scalar(), label="a list of numbers, texts or booleans")
+
+# -- game --------------------------------------------------------------------
+
+PLAYERS = OneOf((
+    Integer(),
+    Text(label="a range such as '2-4'"),
+    Record("players", (Key("min", Integer(), True, "the fewest players"),
+                       Key("max", Integer(), True, "the most players"))),
+), label="a number, a range such as '2-4', or {min, max}")
+
+OPTION = Record("an option", (
+    Key("default", Data(), True, "the value when a game does not set the option"),
+    Key("choices", CHOICES, doc="the values the option may take"),
+    DESCRIPTION,
+))
+
+RULEBOOK = Record("the rulebook", (
+    Key("title", Text(), doc="the rulebook's title"),
+    Key("edition", Text(), doc="its edition"),
+    Key("language", Text(), doc="its language"),
+    Key("author", Text(), doc="its author"),
+    Key("sections", MapOf(Text(), label="a mapping of citations to titles"),
+        doc="citation -> short title of each section that states rules"),
+))
+
+GAME = Record("the game section", (
+    Key("name", NAME, True, "the ruleset's name, recorded in saves and logs"),
+    Key("title", Text(), doc="the name shown to people (default: name)"),
+    Key("players", PLAYERS, True, "the player count: a number, a range '2-4' or {min, max}"),
+    Key("rulebook", RULEBOOK, doc="the rulebook the rules transcribe"),
+    Key("options", MapOf(OPTION, label="a mapping of option names to options"),
+        doc="named settings of a game"),
+    Key("labels", MapOf(MapOf(Text(), label="a mapping of names to texts"),
+                        label="a mapping of languages to label tables"),
+        doc="per language, display texts of names and messages"),
+    DESCRIPTION,
+))
+
+# -- variables and properties ----------------------------------------------
+
+VARIABLE_RECORD = Record("a variable", (
+    Key("type", TypeName(), doc="the type (default int)"),
+    Key("per", Expression(), doc="'player', or an expression giving the keys"),
+    Key("initial", Expression(), doc="the starting value"),
+    Key("min", Integer(), doc="inclusive lower bound of an int"),
+    Key("max", Integer(), doc="inclusive upper bound of an int"),
+    Key("bounds", Choice(values=("error", "clamp")), doc="what a write outside the bounds does"),
+    Key("visibility", Choice(values=("all", "owner", "none")), doc="who sees it in a view"),
+    RULE,
+    Key("choices", CHOICES, doc="the values it may take"),
+    DESCRIPTION,
+))
+VARIABLE = OneOf((TypeName(label="a type name (the short form)"), VARIABLE_RECORD),
+                 label="a type name or a mapping")
+
+# -- components --------------------------------------------------------------
+
+ITEM = Record("an item", (
+    Key("id", Text(), True, "the item's id"),
+    Key("count", Integer(), doc="how many copies (ids get -1, -2, ...)"),
+), extra=Data(), doc="other keys are values of the kind's fields")
+
+GENERATED_FIELD = OneOf((
+    ListOf(Scalar(), label="a list of values"),
+    Record("a range", (Key("from", Integer(), True, "the first value"),
+                       Key("to", Integer(), True, "the last value (inclusive)"))),
+), label="a list of values or {from, to}")
+
+SIDES = Record("the sides", (
+    Key("by", NAME, doc="the property saying which side is up (default face)"),
+), extra=ListOf(NAME, label="a list of field names"),
+    doc="other keys: a side value -> the fields printed only on that side")
+
+COMPONENT = Record("a component", (
+    Key("fields", MapOf(TypeName(), label="a mapping of field names to types"),
+        doc="field name -> type"),
+    Key("props", MapOf(VARIABLE, label="a mapping of property names to declarations"),
+        doc="mutable per-item properties"),
+    Key("items", ListOf(ITEM, label="a list of items"), doc="the items, each with an id"),
+    Key("generate", MapOf(GENERATED_FIELD, label="a mapping of field names to values"),
+        doc="items made for every combination of field values"),
+    Key("id", Text(), doc="with generate: the id template such as \"{suit}{rank}\""),
+    RULE,
+    DESCRIPTION,
+    Key("sides", SIDES, doc="which fields each side of an item shows"),
+))
+
+# -- zones, boards, definitions ----------------------------------------------
+
+ZONE = Record("a zone", (
+    Key("per", Expression(), doc="'player', or an expression giving the keys"),
+    Key("kind", Choice(values=("stack", "hand", "row", "bag")), doc="only bag changes behaviour"),
+    Key("visibility", Choice(values=("all", "owner", "none", "top")), doc="who sees its items"),
+    Key("face", FACE, doc="the face items take on entering"),
+    Key("initial", Expression(), doc="the items it starts with"),
+    RULE,
+    DESCRIPTION,
+))
+
+ATTRIBUTES = MapOf(Data(), label="a mapping of attributes")
+
+BOARD = Record("a board", (
+    Key("grid", Record("a grid", (
+        Key("rows", Integer(), True, "how many rows"),
+        Key("cols", Integer(), True, "how many columns"),
+        Key("diagonal", Boolean(), doc="also connect diagonal neighbours"),
+    )), doc="a rectangular grid of nodes a1, b1, ..."),
+    Key("nodes", OneOf((ListOf(NAME, label="a list of node names"),
+                        MapOf(ATTRIBUTES, label="a mapping of node names to attributes")),
+                       label="a list of node names or a mapping of names to attributes"),
+        doc="node names, or node name -> attributes"),
+    Key("edges", ListOf(Tuple((NAME, NAME, ATTRIBUTES), optional=1,
+                              label="[from, to] or [from, to, {attributes}]"),
+                        label="a list of edges"), doc="[a, b] or [a, b, {attributes}]"),
+    Key("directed", Boolean(), doc="true for one-way edges"),
+    RULE,
+    DESCRIPTION,
+))
+
+DEFINITION = OneOf((
+    Record("a definition", (
+        Key("params", ListOf(NAME, label="a list of parameter names"), doc="the parameters"),
+        Key("expr", Expression(), True, "the body"),
+        RULE,
+        DESCRIPTION,
+    )),
+    Expression(),
+), label="an expression or {params, expr}")
+
+# -- effects -----------------------------------------------------------------
+
+MOVE_KEYS = (
+    Key("from", Target(), doc="the zone to take from"),
+    Key("to", Target(), True, "the zone to put the items in"),
+    Key("count", Expression(), doc="without items: how many to take from the top of from"),
+    Key("at", Choice(values=("top", "bottom")), doc="where in to"),
+    Key("face", FACE, doc="the face the items take"),
+)
+DEAL_KEYS = (
+    Key("from", Target(), True, "the zone to deal from"),
+    Key("to", NAME, True, "the NAME of the per-player zone to deal to"),
+    Key("players", Expression(), doc="who receives, in order (default players())"),
+    Key("face", FACE, doc="the face the items take"),
+)
+
+EFFECT = Keyworded("an effect", (
+    Variant("set", OneOf((Assignment(), ListOf(Assignment(), label="a list of assignments")),
+                         label="an assignment or a list of them"),
+            doc="assigns variables and item properties"),
+    Variant("move", Expression(label="the items to move"), MOVE_KEYS, "moves items between zones",
+            inline=(Key("items", Expression(), doc="the items to move"),)),
+    Variant("shuffle", Target(label="the zone to shuffle"), doc="puts a zone in random order"),
+    Variant("deal", Expression(label="how many items each player receives"), DEAL_KEYS,
+            "gives items one at a time to players in turn",
+            inline=(Key("count", Expression(), doc="how many items each player receives"),)),
+    Variant("flip", Expression(label="the items to flip"), (Key("face", FACE, doc="up or down; default: turn over"),),
+            "turns items face up or down"),
+    Variant("pass_zones", NAME, (Key("direction", Expression(), doc="1 (default) or -1"),),
+            "hands every player's zone to a neighbour"),
+    Variant("if", Expression(label="a condition"), (Key("then", EFFECTS, True, "effects run when it holds"),
+                                                     Key("else", EFFECTS, doc="effects run otherwise")),
+            "runs effects conditionally"),
+    Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
+                          Key("do", EFFECTS, True, "effects run for each element")),
+            "repeats effects for each element"),
+    Variant("emit", NAME, (Key("with", MapOf(Expression(), label="a mapping of names to expressions"),
+                               doc="names bound in the triggers"),),
+            "fires the event triggers of that event"),
+    Variant("let", MapOf(Expression(), label="a mapping of names to expressions"),
+            doc="binds local names for the following effects"),
+    Variant("end_game", OneOf((Text(label="the reason"), Literal(True)), label="a reason or true"),
+            doc="ends the game"),
+    Variant("log", Expression(label="the message"), doc="adds a line to the game's log"),
+    Variant("reveal", Expression(label="the items to reveal"),
+            (Key("to", Expression(), doc="the players who may now see them"),), "lets players see items"),
+), common=(RULE,), bare=Assignment())
+
+# -- flow --------------------------------------------------------------------
+
+ACTION_NAMES = OneOf((NAME, ListOf(NAME, label="a list of action names")),
+                     label="an action name or a list of them")
+
+FLOW_STEP = Keyworded("a flow step", (
+    Variant("phase", NAME, (Key("do", STEPS, True, "the steps of the phase"),), "a named part of the game"),
+    Variant("loop", STEPS, (Key("while", Expression(), doc="repeat while it holds"),
+                            Key("until", Expression(), doc="repeat until it holds"),
+                            Key("times", Expression(), doc="repeat this many times")), "repeats steps"),
+    Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
+                          Key("do", STEPS, True, "steps run for each element")),
+            "runs steps for each element of a list"),
+    Variant("turns", Expression(label="the players, in order"),
+            (Key("as", NAME, doc="the name bound to the player (default player)"),
+             Key("do", STEPS, True, "the steps of each turn")), "runs steps once for each player"),
+    Variant("choose", ACTION_NAMES, (Key("player", Expression(), doc="the deciding player"),
+                                     Key("pass", Boolean(), doc="also offer the move pass")),
+            "one player picks one move"),
+    Variant("simultaneous", ACTION_NAMES, (Key("players", Expression(), doc="who moves (default all)"),),
+            "several players each pick one move"),
+    Variant("respond", ACTION_NAMES, (Key("players", Expression(), doc="the responders, in order"),),
+            "players in order may act or pass"),
+    Variant("effects", EFFECTS, doc="changes the state"),
+    Variant("if", Expression(label="a condition"), (Key("then", STEPS, True, "steps run when it holds"),
+                                                     Key("else", STEPS, doc="steps run otherwise")),
+            "runs steps conditionally"),
+    Variant("chance", NAME, (Key("from", Expression(), True, "the equally likely outcomes"),),
+            "draws a random outcome"),
+), common=(Key("label", NAME, doc="a name for end rules' after"), RULE,
+           Key("name", Text(), doc="free text, ignored")))
+
+# -- actions, triggers, end, scoring, invariants -----------------------------
+
+CHECK = OneOf((
+    Record("a condition", (Key("check", Expression(), True, "the condition"),
+                           Key("reason", Text(), doc="what a refused player is told"),
+                           RULE)),
+    Expression(label="a condition"),
+), label="a condition or {check, reason, rule}")
+
+ACTION = Record("an action", (
+    Key("params", MapOf(Expression(), label="a mapping of parameter names to domains"),
+        doc="parameter name -> the expression giving its possible values"),
+    Key("require", ListOf(CHECK, label="a list of conditions"), doc="conditions that must all hold"),
+    Key("cost", MapOf(Expression(), label="a mapping of targets to amounts"),
+        doc="int variable -> amount paid before the effects"),
+    Key("effects", EFFECTS, doc="effects run when the move is played"),
+    Key("then", STEPS, doc="flow steps run right after the effects"),
+    RULE,
+    Key("label", Text(), doc="a display name"),
+    DESCRIPTION,
+    Key("then_required", Boolean(), doc="offered only when its then reaches a possible decision"),
+))
+
+TRIGGER = Record("a trigger", (
+    Key("on", NAME, doc="the event it waits for"),
+    Key("when", Expression(), doc="the condition it waits for"),
+    Key("each", MapOf(Expression(), label="a mapping of names to lists"),
+        doc="name -> list: tried for every combination"),
+    Key("effects", EFFECTS, True, "what it does"),
+    RULE,
+    DESCRIPTION,
+))
+
+END_RULE = Record("an end rule", (
+    Key("when", Expression(), True, "the condition that ends the game"),
+    Key("after", NAME, doc="now (default) or a flow label to finish first"),
+    RULE,
+    Key("reason", Text(), doc="the text of outcome.reason"),
+))
+
+SCORING = Record("the scoring section", (
+    Key("score", Expression(), doc="each player's score"),
+    Key("tiebreak", ListOf(Expression(), label="a list of expressions"), doc="tie-breakers, in order"),
+    Key("winners", Expression(), doc="the winners (default: every player ranked first)"),
+    RULE,
+))
+
+# -- the sections ------------------------------------------------------------
+
+RULESET = Record("a ruleset file", (
+    Key("game", GAME, doc="name, player count, options, rulebook, labels"),
+    Key("components", MapOf(COMPONENT, label="a mapping of kind names to components"),
+        doc="kinds of items: cards, tiles, tokens"),
+    Key("variables", MapOf(VARIABLE, label="a mapping of names to variables"),
+        doc="values the game keeps"),
+    Key("zones", MapOf(ZONE, label="a mapping of names to zones"), doc="ordered places that hold items"),
+    Key("boards", MapOf(BOARD, label="a mapping of names to boards"), doc="graphs of nodes and edges"),
+    Key("define", MapOf(DEFINITION, label="a mapping of names to definitions"),
+        doc="named expressions and functions"),
+    Key("setup", EFFECTS, doc="effects run once when a game starts"),
+    Key("flow", STEPS, doc="the order of play"),
+    Key("actions", MapOf(ACTION, label="a mapping of names to actions"), doc="what players may do"),
+    Key("triggers", MapOf(TRIGGER, label="a mapping of names to triggers"),
+        doc="effects run when a condition holds or an event happens"),
+    Key("end", ListOf(END_RULE, label="a list of end rules"), doc="conditions that end the game"),
+    Key("scoring", SCORING, doc="scores, tie-breakers, winners"),
+    Key("invariants", ListOf(CHECK, label="a list of conditions"),
+        doc="conditions that must hold after every move (for testing)"),
+), doc="a file's top level: its sections")
+
+# Kinds referred to by name (the recursive ones).
+NAMED_KINDS = {"effect": EFFECT, "flow_step": FLOW_STEP}
+
+# -- tables the builders use, derived from the declarations above -------------
+
+SECTIONS = RULESET.names
+SINGLE_SECTIONS = ("game", "flow", "scoring")
+
+
+def _modifier_table(kinds: Keyworded) -> dict[str, tuple[set[str], set[str]]]:
+    return {v.keyword: ({k.name for k in v.modifiers + v.inline}, {k.name for k in v.modifiers if k.required})
+            for v in kinds.variants}
+
+
+# keyword -> (allowed modifier keys, required modifier keys)
+EFFECT_KINDS = _modifier_table(EFFECT)
+FLOW_KINDS = _modifier_table(FLOW_STEP)
+COMMON_EFFECT_KEYS = {k.name for k in EFFECT.common}
+COMMON_FLOW_KEYS = {k.name for k in FLOW_STEP.common}

@@ -1,0 +1,236 @@
+"""The shape pass: walk located YAML against the declared language.
+
+Reports, with the exact span of the key or value concerned:
+S101 an unknown key (with the closest known one), S102 a missing required key,
+S103 a value of the wrong kind (null included: "found nothing"), S105 a word
+outside its choices, S106 an effect or flow step with no keyword or several,
+and S117 a whole number beyond the integer range.  It reports through the
+builders' Reader, whose de-duplication keeps the builders' own checks of the
+same problems from being reported a second time.
+"""
+from __future__ import annotations
+
+import difflib
+
+from ..source import LDict, LList, Span, span_of
+from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
+                    Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
+from .language import NAMED_KINDS, RULESET
+from .limits import MAX_INTEGER
+
+
+def check_sections(reader, parts: dict) -> None:
+    """Check every section value collected by the loader: {section: [(file, value, key span)]}."""
+    for section, entries in parts.items():
+        key = RULESET.key(section)
+        if key is None:
+            continue
+        for _, value, span in entries:
+            Shape(reader).walk(value, key.kind, span, f"the {section} section")
+
+
+def check_value(reader, value, kind: Kind, span: Span, what: str) -> None:
+    """Check one value against one kind (e.g. a scenario's `given` effects)."""
+    Shape(reader).walk(value, kind, span, what)
+
+
+def describe(value) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {value}" if abs(value) < 10**12 else "a number"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'" if len(value) < 40 else "a text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _is_text(v) -> bool:
+    return isinstance(v, (str, int)) and not isinstance(v, bool)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_literal(v) -> bool:
+    """What the builders read as an expression: a scalar, or a list of them (a list literal)."""
+    if isinstance(v, list):
+        return all(_is_literal(x) for x in v)
+    return isinstance(v, (str, int, float, bool))
+
+
+def fits(value, kind: Kind) -> bool:
+    """Whether the value has the YAML form of the kind (its contents are checked by `walk`)."""
+    if isinstance(kind, Ref):
+        return fits(value, NAMED_KINDS[kind.name])
+    if isinstance(kind, (Text, TypeName, Choice)):
+        return _is_text(value)
+    if isinstance(kind, Integer):
+        return _is_int(value)
+    if isinstance(kind, Boolean):
+        return isinstance(value, bool)
+    if isinstance(kind, (Expression, Target, Assignment)):
+        return _is_literal(value)
+    if isinstance(kind, Scalar):
+        return isinstance(value, (str, int, bool)) and not isinstance(value, float)
+    if isinstance(kind, Data):
+        return value is not None
+    if isinstance(kind, Literal):
+        return value is kind.value or (type(value) is type(kind.value) and value == kind.value) \
+            or (isinstance(value, bool) and value is kind.value)
+    if isinstance(kind, (ListOf, Tuple)):
+        return isinstance(value, list)
+    if isinstance(kind, (MapOf, Record)):
+        return isinstance(value, dict)
+    if isinstance(kind, Keyworded):
+        return isinstance(value, dict) or (kind.bare is not None and fits(value, kind.bare))
+    if isinstance(kind, OneOf):
+        return any(fits(value, k) for k in kind.options)
+    return False
+
+
+class Shape:
+    def __init__(self, reader):
+        self.r = reader
+
+    # -- helpers -----------------------------------------------------------
+    def wrong(self, value, kind: Kind, span: Span, what: str, label: str | None = None):
+        self.r.error("S103", f"{what} must be {label or kind.label}, found {describe(value)}", span)
+
+    def walk(self, value, kind: Kind, span: Span, what: str) -> None:
+        span = span_of(value, span)
+        if isinstance(kind, Ref):
+            target = NAMED_KINDS[kind.name]
+            return self.walk(value, target, span, what)
+        if isinstance(kind, OneOf):
+            for option in kind.options:
+                if fits(value, option):
+                    return self.walk(value, option, span, what)
+            return self.wrong(value, kind, span, what)
+        if not fits(value, kind):
+            return self.wrong(value, kind, span, what)
+        if _is_int(value) and abs(value) > MAX_INTEGER.value:
+            self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
+                         f"(at most {MAX_INTEGER.value:.0e} either way)", span)
+            return
+        if isinstance(kind, Choice):
+            if str(value) not in kind.values:
+                self.r.error("S105", f"{what} must be one of {', '.join(kind.values)}, found '{value}'", span)
+        elif isinstance(kind, (Expression, Target, Assignment, Data)) and isinstance(value, (list, dict)):
+            self.numbers(value, span, what)
+        elif isinstance(kind, ListOf):
+            self.items(value, kind.item, what)
+        elif isinstance(kind, Tuple):
+            self.tuple(value, kind, span, what)
+        elif isinstance(kind, MapOf):
+            for k, v in value.items():
+                self.walk(v, kind.value, _value_span(value, k, span), f"'{k}'")
+        elif isinstance(kind, Record):
+            self.record(value, kind, span)
+        elif isinstance(kind, Keyworded):
+            self.keyworded(value, kind, span)
+
+    def items(self, value: list, kind: Kind, what: str):
+        spans = getattr(value, "item_spans", None) or [span_of(value)] * len(value)
+        for item, item_span in zip(value, spans):
+            self.walk(item, kind, item_span, _singular(kind, what))
+
+    def tuple(self, value: list, kind: Tuple, span: Span, what: str):
+        if not len(kind.items) - kind.optional <= len(value) <= len(kind.items):
+            return self.wrong(value, kind, span, what)
+        spans = getattr(value, "item_spans", None) or [span] * len(value)
+        for item, item_kind, item_span in zip(value, kind.items, spans):
+            self.walk(item, item_kind, item_span, what)
+
+    def numbers(self, value, span: Span, what: str):
+        """Whole numbers inside data and list literals obey the integer range too."""
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self.numbers(v, _value_span(value, k, span), what)
+        elif isinstance(value, list):
+            for item, item_span in zip(value, getattr(value, "item_spans", None) or [span] * len(value)):
+                self.numbers(item, item_span, what)
+        elif _is_int(value) and abs(value) > MAX_INTEGER.value:
+            self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
+                         f"(at most {MAX_INTEGER.value:.0e} either way)", span_of(value, span))
+
+    def unknown(self, node: dict, key, known, what: str):
+        close = difflib.get_close_matches(str(key), sorted(known), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        self.r.error("S101", f"unknown key '{key}' in {what}{hint}", _key_span(node, key),
+                     notes=[f"expected one of: {', '.join(sorted(known))}"])
+
+    def keys(self, node: dict, keys: tuple[Key, ...], extra: Kind | None, what: str, skip=()):
+        known = {k.name: k for k in keys}
+        for name, v in node.items():
+            if name in skip:
+                continue
+            key = known.get(name)
+            if key is not None:
+                self.walk(v, key.kind, _value_span(node, name, node.span), f"'{name}' of {what}")
+            elif extra is not None:
+                self.walk(v, extra, _value_span(node, name, node.span), f"'{name}' of {what}")
+            else:
+                self.unknown(node, name, known, what)
+
+    # -- mappings ----------------------------------------------------------
+    def record(self, node: dict, kind: Record, span: Span):
+        self.keys(node, kind.keys, kind.extra, kind.what)
+        for key in kind.keys:
+            if key.required and key.name not in node:
+                self.r.error("S102", f"{kind.what} is missing the required key '{key.name}'", span)
+
+    def keyworded(self, node, kind: Keyworded, span: Span):
+        if not isinstance(node, dict):
+            return self.walk(node, kind.bare, span, kind.what)
+        present = [k for k in node if k in kind.keywords]
+        if len(present) != 1:
+            message = (f"{kind.what} needs one of: {', '.join(sorted(kind.keywords))}" if not present else
+                       f"{kind.what} has several kinds at once: {', '.join(present)}")
+            self.r.error("S106", message, span, notes=[f"found keys: {', '.join(map(str, node))}"])
+            return
+        keyword = present[0]
+        variant = kind.variant(keyword)
+        what = f"a '{keyword}' {kind.what.split(' ', 1)[-1]}"
+        beside = variant.modifiers + kind.common
+        self.keys(node, beside, None, what, skip=(keyword,))
+        head = node[keyword]
+        given = set(node)
+        head_span = _value_span(node, keyword, span)
+        if variant.inline and isinstance(head, dict):
+            self.keys(head, variant.modifiers + variant.inline, None, what)
+            given |= set(head)
+        else:
+            self.walk(head, variant.head, head_span, f"'{keyword}'")
+        for key in variant.modifiers:
+            if key.required and key.name not in given:
+                self.r.error("S102", f"{what} needs '{key.name}'", span)
+
+
+def _singular(kind: Kind, what: str) -> str:
+    if isinstance(kind, Ref):
+        kind = NAMED_KINDS[kind.name]
+    if isinstance(kind, (Record, Keyworded)):
+        return kind.what
+    return f"an element of {what}"
+
+
+def _key_span(node, key) -> Span | None:
+    return node.key_spans.get(key) if isinstance(node, LDict) else span_of(node)
+
+
+def _value_span(node, key, default: Span | None) -> Span | None:
+    if isinstance(node, LDict):
+        return node.value_spans.get(key, default)
+    return default
+
+
+__all__ = ["check_sections", "check_value", "describe", "fits", "LList"]
