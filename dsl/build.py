@@ -3,63 +3,76 @@ from __future__ import annotations
 
 import itertools
 
-from .build_flow import build_effects, build_flow, rule_of
+from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
+from .schema import SECTIONS, SINGLE_SECTIONS
+from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
+                            MAX_TOTAL_NODES)
 from .source import LDict, Span, span_of
 from .types import ANY, INT, parse_type_name
 
-SECTIONS = ("game", "components", "variables", "zones", "boards", "define", "setup", "flow",
-            "actions", "triggers", "end", "scoring", "invariants")
-SINGLE_SECTIONS = ("game", "flow", "scoring")
-
 
 def build_game(r: Reader, value, span: Span) -> GameInfo | None:
-    node = r.mapping(value, "the game section",
-                     {"name", "title", "players", "rulebook", "options", "labels", "description"},
-                     required={"name", "players"}, parent_span=span)
+    node = r.mapping(value, "the game section", parent_span=span)
     if node is None:
         return None
-    players = node.get("players")
-    lo = hi = None
-    if isinstance(players, int) and not isinstance(players, bool):
-        lo = hi = int(players)
-    elif isinstance(players, dict):
-        r.mapping(players, "players", {"min", "max"}, required={"min", "max"})
-        lo, hi = r.integer(players.get("min"), "players.min"), r.integer(players.get("max"), "players.max")
-    elif isinstance(players, str) and "-" in players:
-        a, _, b = players.partition("-")
-        if a.strip().isdigit() and b.strip().isdigit():
-            lo, hi = int(a), int(b)
-    if players is not None and (lo is None or hi is None or lo < 1 or hi < lo):
-        r.error("S107", "players must be a number, a range such as '3-5', or {min, max} with 1 <= min <= max",
-                span_of(players, node.span))
-        lo, hi = lo or 1, hi or 1
+    lo, hi = _player_counts(r, node.get("players"), value_span(node, "players"))
     book = Rulebook()
-    if "rulebook" in node and r.mapping(node["rulebook"], "the rulebook",
-                                       {"title", "edition", "language", "author", "sections"}):
+    if "rulebook" in node and r.mapping(node["rulebook"], "the rulebook"):
         rb = node["rulebook"]
         book = Rulebook(*(r.string(rb.get(k), k) or "" for k in ("title", "edition", "language", "author")))
         if "sections" in rb and r.mapping(rb["sections"], "the rulebook's sections"):
-            book.sections = {str(k): str(v) for k, v in rb["sections"].items()}
+            book.sections = {str(k): str(v) for k, v in rb["sections"].items() if isinstance(v, (str, int))}
     options = {}
     if "options" in node and r.mapping(node["options"], "options"):
         for name, decl in node["options"].items():
-            d = r.mapping(decl, f"option '{name}'", {"default", "choices", "description"}, required={"default"})
+            d = r.mapping(decl, f"option '{name}'")
             if d is None:
                 continue
-            choices = tuple(d["choices"]) if isinstance(d.get("choices"), list) else None
+            choices = tuple(_plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
             options[str(name)] = OptionDecl(str(name), _plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")
     labels = {}
     if "labels" in node and r.mapping(node["labels"], "labels"):
         for lang, table in node["labels"].items():
             if r.mapping(table, f"labels for '{lang}'") is not None:
-                labels[str(lang)] = {str(k): str(v) for k, v in table.items()}
+                texts = {str(k): r.string(v, f"the label of '{k}'", value_span(table, k)) for k, v in table.items()}
+                labels[str(lang)] = {k: v for k, v in texts.items() if v is not None}
     return GameInfo(r.string(node.get("name"), "the game name") or "", r.string(node.get("title"), "title")
                     or str(node.get("name", "")), lo or 1, hi or 1, book, options, labels, node.span,
                     r.string(node.get("description"), "description") or "")
+
+
+def _player_counts(r: Reader, players, span: Span | None) -> tuple[int, int]:
+    """The smallest and largest player count; (1, 1) after a reported problem."""
+    lo = hi = None
+    if isinstance(players, bool) or players is None:
+        return 1, 1  # reported by the shape pass
+    if isinstance(players, int):
+        lo = hi = r.integer(players, "players", span)
+        if lo is None:
+            return 1, 1
+    elif isinstance(players, dict):
+        lo, hi = r.integer(players.get("min"), "players.min"), r.integer(players.get("max"), "players.max")
+        if lo is None or hi is None:
+            return 1, 1  # a missing or wrong bound is reported by the shape pass
+    elif isinstance(players, str):
+        a, _, b = players.partition("-")
+        if a.strip().isdigit() and b.strip().isdigit():
+            lo, hi = int(a), int(b)
+    else:
+        return 1, 1
+    if lo is None or hi is None or lo < 1 or hi < lo:
+        r.error("S107", "players must be a number, a range such as '3-5', or {min, max} with 1 <= min <= max",
+                span_of(players, span))
+        return 1, 1
+    if hi > MAX_PLAYERS.value:
+        r.error(MAX_PLAYERS.code, f"at most {MAX_PLAYERS.value} players are supported, not {hi}",
+                span_of(players, span))
+        return min(lo, MAX_PLAYERS.value), MAX_PLAYERS.value
+    return lo, hi
 
 
 def _plain(value):
@@ -83,13 +96,11 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
             r.error("T405", f"unknown type '{value}'", span_of(value, span))
             return None
         return VarDecl(name, value_type, None, None, None, None, "error", "all", span_of(value, span))
-    node = r.mapping(value, f"{what} '{name}'", {"type", "per", "initial", "min", "max", "bounds",
-                                                 "visibility", "rule", "choices", "description"},
-                     parent_span=span)
+    node = r.mapping(value, f"{what} '{name}'", parent_span=span)
     if node is None:
         return None
-    type_text = r.string(node.get("type", "int"), "type")
-    value_type = parse_type_name(type_text) if type_text else ANY
+    type_text = node.get("type", "int")
+    value_type = parse_type_name(type_text) if isinstance(type_text, str) else ANY  # else: S103
     if value_type is None:
         r.error("T405", f"unknown type '{type_text}'", span_of(node.get("type"), node.span),
                 notes=["types: int, bool, str, player, item, item[kind], list[T], map[K, V], any"])
@@ -109,8 +120,7 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
 
 
 def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
-    node = r.mapping(value, f"zone '{name}'", {"per", "kind", "visibility", "face", "initial", "rule",
-                                               "description"})
+    node = r.mapping(value, f"zone '{name}'")
     if node is None:
         return None
     per = node.get("per")
@@ -127,14 +137,13 @@ def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
 
 
 def build_component(r: Reader, name: str, value) -> ComponentKind | None:
-    node = r.mapping(value, f"component '{name}'", {"fields", "props", "items", "generate", "id", "rule",
-                                                    "description", "sides"})
+    node = r.mapping(value, f"component '{name}'")
     if node is None:
         return None
     fields = {}
     if "fields" in node and r.mapping(node["fields"], "fields"):
         for fname, ftype in node["fields"].items():
-            t = parse_type_name(str(ftype))
+            t = parse_type_name(ftype) if isinstance(ftype, str) else ANY  # else: S103
             if t is None:
                 r.error("T405", f"unknown type '{ftype}'", span_of(ftype, node.span))
                 t = ANY
@@ -153,13 +162,23 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
         if "id" not in e:
             r.error("S102", f"an item of '{name}' needs an 'id'", e.span)
             continue
-        count = r.integer(e.get("count", 1), "count", e.span) or 1
+        base = r.string(e["id"], "the id", value_span(e, "id"))
+        count = r.integer(e.get("count", 1), "count", value_span(e, "count"))
+        if base is None or count is None:
+            continue
+        if not 1 <= count <= MAX_ITEM_COUNT.value:
+            r.error(MAX_ITEM_COUNT.code, f"an item's count must be 1 to {MAX_ITEM_COUNT.value:,}, not {count}",
+                    value_span(e, "count"))
+            continue
+        if len(items) + count > MAX_TOTAL_ITEMS.value:
+            r.error(MAX_TOTAL_ITEMS.code, f"a ruleset may have at most {MAX_TOTAL_ITEMS.value:,} items",
+                    value_span(e, "count"))
+            break
         data = {str(k): _plain(v) for k, v in e.items() if k not in ("id", "count")}
         for key in data:
             if key not in fields:
                 r.error("N303", f"'{key}' is not a declared field of '{name}'", e.key_spans.get(key),
                         notes=[f"fields: {', '.join(fields) or '(none)'}"])
-        base = str(e["id"])
         for i in range(count):
             items.append({"id": base if count == 1 else f"{base}-{i + 1}", "_span": e.span, **data})
     if "generate" in node:
@@ -174,7 +193,9 @@ def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None
     node = r.mapping(value, f"the sides of '{name}'")
     if node is None:
         return None
-    by = str(node.get("by", "face"))
+    by = node.get("by", "face")
+    if not isinstance(by, str):
+        return None  # reported by the shape pass
     if by != "face" and by not in props:
         r.error("N306", f"'{by}' is not a property of '{name}', so it cannot say which side is up",
                 span_of(node.get("by"), node.span), notes=[f"properties: {', '.join(props) or '(none)'}"])
@@ -187,9 +208,11 @@ def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None
         side = str(side)
         if allowed is not None and side not in allowed:
             r.error("S105", f"'{side}' is not a value of '{by}'; values: {', '.join(map(str, allowed))}",
-                    node.key_spans.get(side, node.span))
+                    node.key_spans.get(side, node.span), beyond_schema=True)
         names = []
         for f in r.sequence(listed, f"the fields of side '{side}'", node.span):
+            if not isinstance(f, (str, int)) or isinstance(f, bool):
+                continue  # not a name: reported by the shape pass
             if str(f) not in fields:
                 r.error("N303", f"'{f}' is not a declared field of '{name}'", span_of(f, node.span),
                         notes=[f"fields: {', '.join(fields) or '(none)'}"])
@@ -213,13 +236,21 @@ def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:
     for key, spec in gen.items():
         if str(key) not in fields:
             r.error("N303", f"'{key}' is not a declared field of '{name}'", gen.key_spans.get(key))
-        if isinstance(spec, dict) and r.mapping(spec, "a range", {"from", "to"}, required={"from", "to"}):
+        if isinstance(spec, dict) and r.mapping(spec, "a range"):
             lo, hi = r.integer(spec.get("from"), "from"), r.integer(spec.get("to"), "to")
-            axes.append((str(key), list(range(lo, hi + 1)) if lo is not None and hi is not None else []))
+            # Kept as a range, not a list: its size is checked before anything is made.
+            axes.append((str(key), range(lo, hi + 1) if lo is not None and hi is not None else range(0)))
         elif isinstance(spec, list):
             axes.append((str(key), [_plain(v) for v in spec]))
         else:
             r.error("S103", "a generated field takes a list of values or {from: a, to: b}", span_of(spec, gen.span))
+    size = 1
+    for _, values in axes:
+        size *= len(values)
+    if size > MAX_GENERATED.value:
+        r.error(MAX_GENERATED.code, f"'generate' would make {size:,} items; at most {MAX_GENERATED.value:,}",
+                value_span(node, "generate"))
+        return []
     out = []
     for combo in itertools.product(*(values for _, values in axes)):
         data = dict(zip((k for k, _ in axes), combo))
@@ -233,35 +264,30 @@ def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:
 
 
 def build_board(r: Reader, name: str, value) -> BoardDecl | None:
-    node = r.mapping(value, f"board '{name}'", {"grid", "nodes", "edges", "directed", "rule", "description"})
+    node = r.mapping(value, f"board '{name}'")
     if node is None:
         return None
     nodes: dict[str, dict] = {}
     edges: list[tuple[str, str, dict]] = []
     if "grid" in node:
-        g = r.mapping(node["grid"], "grid", {"rows", "cols", "diagonal"}, required={"rows", "cols"})
-        if g is not None:
-            rows, cols = r.integer(g.get("rows"), "rows") or 0, r.integer(g.get("cols"), "cols") or 0
-            for row in range(rows):
-                for col in range(cols):
-                    nodes[f"{chr(ord('a') + col)}{row + 1}"] = {"row": row, "col": col}
-            for row in range(rows):
-                for col in range(cols):
-                    here = f"{chr(ord('a') + col)}{row + 1}"
-                    for dr, dc in ((0, 1), (1, 0)) + (((1, 1), (1, -1)) if g.get("diagonal") else ()):
-                        rr, cc = row + dr, col + dc
-                        if 0 <= rr < rows and 0 <= cc < cols:
-                            edges.append((here, f"{chr(ord('a') + cc)}{rr + 1}", {}))
+        _build_grid(r, node["grid"], value_span(node, "grid"), nodes, edges)
     if "nodes" in node:
         raw = node["nodes"]
         if isinstance(raw, list):
             for n in raw:
-                nodes[str(n)] = {}
+                if isinstance(n, (str, int)) and not isinstance(n, bool):
+                    nodes[str(n)] = {}
         elif r.mapping(raw, "nodes"):
             for n, attrs in raw.items():
                 nodes[str(n)] = _plain(attrs) if isinstance(attrs, dict) else {}
+    if len(nodes) > MAX_BOARD_NODES.value:
+        r.error(MAX_BOARD_NODES.code, f"board '{name}' has {len(nodes):,} nodes; at most "
+                f"{MAX_BOARD_NODES.value:,}", value_span(node, "nodes"))
+        return None
     for e in r.sequence(node.get("edges"), "edges", node.span):
         if isinstance(e, list) and len(e) in (2, 3):
+            if not all(isinstance(end, (str, int)) and not isinstance(end, bool) for end in e[:2]):
+                continue  # an end that is not a name: reported by the shape pass
             attrs = _plain(e[2]) if len(e) == 3 and isinstance(e[2], dict) else {}
             a, b = str(e[0]), str(e[1])
             for end in (a, b):
@@ -274,9 +300,48 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
                      rule_of(r, node))
 
 
+def grid_column(col: int) -> str:
+    """A grid column's letters: a ... z, then aa, ab, ... (as spreadsheets name them)."""
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def grid_node(row: int, col: int) -> str:
+    """A grid node's name: column letters, then the 1-based row (`a1`, `aa12`)."""
+    return f"{grid_column(col)}{row + 1}"
+
+
+def _build_grid(r: Reader, value, span: Span | None, nodes: dict, edges: list) -> None:
+    g = r.mapping(value, "grid", parent_span=span)
+    if g is None:
+        return
+    rows, cols = r.integer(g.get("rows"), "rows"), r.integer(g.get("cols"), "cols")
+    if rows is None or cols is None:
+        return
+    if rows < 1 or cols < 1 or rows * cols > MAX_BOARD_NODES.value:
+        r.error(MAX_BOARD_NODES.code, f"a grid needs at least 1 row and 1 column and at most "
+                f"{MAX_BOARD_NODES.value:,} nodes, not {rows} x {cols}", span)
+        return
+    diagonal = r.boolean(g.get("diagonal"), "diagonal", value_span(g, "diagonal"))
+    steps = ((0, 1), (1, 0)) + (((1, 1), (1, -1)) if diagonal else ())
+    for row in range(rows):
+        for col in range(cols):
+            nodes[grid_node(row, col)] = {"row": row, "col": col}
+    for row in range(rows):
+        for col in range(cols):
+            here = grid_node(row, col)
+            for dr, dc in steps:
+                rr, cc = row + dr, col + dc
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    edges.append((here, grid_node(rr, cc), {}))
+
+
 def build_action(r: Reader, name: str, value) -> ActionDecl | None:
-    node = r.mapping(value, f"action '{name}'", {"params", "require", "cost", "effects", "then", "rule",
-                                                 "label", "description", "then_required"})
+    node = r.mapping(value, f"action '{name}'")
     if node is None:
         return None
     params = []
@@ -303,7 +368,7 @@ def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:
     out = []
     for chk in r.sequence(value, what, span):
         if isinstance(chk, dict):
-            c = r.mapping(chk, "a condition", {"check", "reason", "rule"}, required={"check"})
+            c = r.mapping(chk, "a condition")
             if c is not None:
                 out.append(Check(r.expr(c.get("check"), "the check", c.span),
                                  r.string(c.get("reason"), "the reason") or f"requires {c.get('check')}",
@@ -314,12 +379,9 @@ def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:
 
 
 def build_trigger(r: Reader, name: str, value) -> TriggerDecl | None:
-    node = r.mapping(value, f"trigger '{name}'", {"on", "when", "each", "effects", "rule", "description"},
-                     required={"effects"})
+    node = r.mapping(value, f"trigger '{name}'")  # needs `on` or `when`: the shape pass says so
     if node is None:
         return None
-    if "on" not in node and "when" not in node:
-        r.error("S102", f"trigger '{name}' needs 'on' (an event) or 'when' (a condition)", node.span)
     each = []
     if "each" in node and r.mapping(node["each"], "each"):
         each = [(str(k), r.expr(v, f"the domain of '{k}'", node.span)) for k, v in node["each"].items()]
@@ -331,7 +393,7 @@ def build_trigger(r: Reader, name: str, value) -> TriggerDecl | None:
 def build_end(r: Reader, value) -> list[EndRule]:
     out = []
     for e in r.sequence(value, "end"):
-        node = r.mapping(e, "an end rule", {"when", "after", "rule", "reason"}, required={"when"})
+        node = r.mapping(e, "an end rule")
         if node is None:
             continue
         out.append(EndRule(r.expr(node.get("when"), "the end condition", node.span),
@@ -341,7 +403,7 @@ def build_end(r: Reader, value) -> list[EndRule]:
 
 
 def build_scoring(r: Reader, value) -> Scoring | None:
-    node = r.mapping(value, "scoring", {"score", "tiebreak", "winners", "rule"})
+    node = r.mapping(value, "scoring")
     if node is None:
         return None
     return Scoring(r.expr(node["score"], "the score", node.span) if "score" in node else None,
@@ -352,11 +414,10 @@ def build_scoring(r: Reader, value) -> Scoring | None:
 
 def build_define(r: Reader, name: str, value) -> DefineDecl | None:
     if isinstance(value, dict):
-        node = r.mapping(value, f"definition '{name}'", {"params", "expr", "rule", "description"},
-                         required={"expr"})
+        node = r.mapping(value, f"definition '{name}'")
         if node is None:
             return None
-        params = [str(p) for p in r.sequence(node.get("params"), "params")]
+        params = [str(p) for p in r.sequence(node.get("params"), "params") if isinstance(p, (str, int))]
         return DefineDecl(name, params, r.expr(node.get("expr"), "the definition", node.span), node.span,
                           rule_of(r, node))
     return DefineDecl(name, [], r.expr(value, "the definition"), span_of(value) or Span.unknown())
@@ -374,8 +435,8 @@ NAMED_SECTIONS = {
 
 def build_named(r: Reader, section: str, value, into: dict, seen: dict):
     """Sections that map names to declarations; names are unique across files."""
-    if r.mapping(value, f"the {section} section") is None:
-        return
+    if value is None or r.mapping(value, f"the {section} section") is None:
+        return  # an empty section is reported by the shape pass
     for name, decl in value.items():
         key_span = value.key_spans.get(name) if isinstance(value, LDict) else None
         name = str(name)
@@ -387,7 +448,26 @@ def build_named(r: Reader, section: str, value, into: dict, seen: dict):
             built = build_var(r, name, decl, span=key_span)
         else:
             built = NAMED_SECTIONS[section](r, name, decl)
+        if built is not None and not _within_totals(r, section, built, into, key_span):
+            built = None
         if built is not None:
             if key_span is not None:
                 built.span = key_span  # a declaration is pointed at by its name
             into[name] = built
+
+
+def _within_totals(r: Reader, section: str, built, into: dict, span: Span | None) -> bool:
+    """Items and board nodes are limited per ruleset too, over all files."""
+    if section == "components":
+        total = sum(len(k.items) for k in into.values()) + len(built.items)
+        if total > MAX_TOTAL_ITEMS.value:
+            r.error(MAX_TOTAL_ITEMS.code, f"with '{built.name}' the ruleset has {total:,} items; "
+                    f"at most {MAX_TOTAL_ITEMS.value:,}", span)
+            return False
+    if section == "boards":
+        total = sum(len(b.nodes) for b in into.values()) + len(built.nodes)
+        if total > MAX_TOTAL_NODES.value:
+            r.error(MAX_TOTAL_NODES.code, f"with '{built.name}' the ruleset's boards have {total:,} nodes; "
+                    f"at most {MAX_TOTAL_NODES.value:,}", span)
+            return False
+    return True

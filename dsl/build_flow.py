@@ -3,38 +3,19 @@ from __future__ import annotations
 
 from .build_support import Reader, single_key
 from .model import Effect, FlowNode
-from .source import Span, span_of
+from .schema import COMMON_EFFECT_KEYS, COMMON_FLOW_KEYS, EFFECT, EFFECT_KINDS, FLOW_KINDS
+from .source import LDict, Span, span_of
 
-EFFECT_KINDS = {
-    # kind: (allowed modifier keys, required modifier keys)
-    "set": (set(), set()),
-    "move": ({"items", "from", "to", "count", "at", "face"}, set()),
-    "shuffle": (set(), set()),
-    "deal": ({"from", "to", "count", "players", "face"}, set()),
-    "flip": ({"items", "face"}, set()),
-    "pass_zones": ({"direction"}, set()),
-    "if": ({"then", "else"}, {"then"}),
-    "for": ({"in", "do"}, {"in", "do"}),
-    "emit": ({"with"}, set()),
-    "let": (set(), set()),
-    "end_game": (set(), set()),
-    "log": (set(), set()),
-    "reveal": ({"to"}, set()),
-}
+# keyword -> the keys its mapping may hold when written inline (`move: {from: deck, to: hand}`)
+INLINE_KEYS = {v.keyword: EFFECT_KINDS[v.keyword][0] | {k.name for k in v.inline}
+               for v in EFFECT.variants if v.inline}
 
-FLOW_KINDS = {
-    "phase": ({"do"}, {"do"}),
-    "loop": ({"while", "until", "times"}, set()),
-    "for": ({"in", "do"}, {"in", "do"}),
-    "turns": ({"as", "do"}, {"do"}),
-    "choose": ({"player", "pass"}, set()),
-    "simultaneous": ({"players"}, set()),
-    "respond": ({"players"}, set()),
-    "effects": (set(), set()),
-    "if": ({"then", "else"}, {"then"}),
-    "chance": ({"from"}, {"from"}),
-}
-COMMON_FLOW_KEYS = {"label", "rule", "name"}
+
+def value_span(node, key, default: Span | None = None) -> Span | None:
+    """Where the value of `key` is written (values such as `true` or nothing carry no span)."""
+    if isinstance(node, LDict) and key in node.value_spans:
+        return node.value_spans[key]
+    return default if default is not None else span_of(node)
 
 
 def rule_of(r: Reader, value) -> str | None:
@@ -54,31 +35,30 @@ def build_effects(r: Reader, value, what: str = "effects") -> list[Effect]:
 
 def build_effect(r: Reader, value) -> Effect | None:
     kind, node = single_key(r, value, "an effect", set(EFFECT_KINDS),
-                            extra=set().union(*(a | q for a, q in EFFECT_KINDS.values())) | {"rule"})
+                            extra=set().union(*(a for a, _ in EFFECT_KINDS.values())) | COMMON_EFFECT_KEYS)
     if kind is None:
         return None
     if node is None:  # a bare string is a `set` assignment
         assign = r.assignment(value, "an assignment")
         return Effect("set", {"assignments": [assign] if assign else []}, span_of(value), None)
     allowed, required = EFFECT_KINDS[kind]
-    for key in node:
-        if key not in allowed and key != kind and key != "rule":
-            r.error("S101", f"unknown key '{key}' in a '{kind}' effect", node.key_spans.get(key),
-                    notes=[f"expected: {', '.join(sorted(allowed | {'rule'}))}"])
-    for key in required:
-        if key not in node:
-            r.error("S102", f"a '{kind}' effect needs '{key}'", node.span)
+    _unknown_keys(r, node, allowed | COMMON_EFFECT_KEYS, kind, f"a '{kind}' effect")
     span: Span = node.span
     head = node[kind]
     args: dict = {}
-    if kind in ("move", "deal") and isinstance(head, dict):
+    if kind in INLINE_KEYS and isinstance(head, dict):
         # `move: {from: deck, to: hand[player], count: 2}`: the arguments written inside.
+        _unknown_keys(r, head, INLINE_KEYS[kind], None, f"a '{kind}' effect")
         merged = type(node)({**{k: v for k, v in node.items() if k != kind}, **head})
-        merged.span, merged.key_spans, merged.value_spans = node.span, {**node.key_spans, **head.key_spans}, {}
+        merged.span, merged.key_spans = node.span, {**node.key_spans, **getattr(head, "key_spans", {})}
+        merged.value_spans = {**getattr(node, "value_spans", {}), **getattr(head, "value_spans", {})}
         merged[kind] = head.get("items", head.get("count") if kind == "deal" else True)
         node, head = merged, merged[kind]
         if kind == "deal" and "count" in node:
             del node["count"]
+    for key in required:
+        if key not in node:
+            r.error("S102", f"a '{kind}' effect needs '{key}'", span)
     if kind == "set":
         values = head if isinstance(head, list) else [head]
         args["assignments"] = [a for a in (r.assignment(v, "an assignment", span) for v in values) if a]
@@ -86,13 +66,11 @@ def build_effect(r: Reader, value) -> Effect | None:
         args["items"] = None if head in (True, None) else r.expr(head, "the items to move", span)
         args["from"] = r.target(node.get("from"), "the zone to move from", span) if "from" in node else None
         args["to"] = r.target(node.get("to"), "the zone to move to", span) if "to" in node else None
-        if "to" not in node:
-            r.error("S102", "a 'move' effect needs 'to'", span)
         args["count"] = r.expr(node["count"], "a count", span) if "count" in node else None
         args["at"] = r.string(node.get("at"), "'at'", span, choices=("top", "bottom")) or "top"
         args["face"] = r.string(node.get("face"), "'face'", span, choices=("up", "down"))
-        if args["items"] is None and args["from"] is None:
-            r.error("S102", "a 'move' effect needs the items or a 'from' zone", span)
+        if head is True and "from" not in node:
+            r.error("S102", "a 'move' effect needs the items or a 'from' zone", span, beyond_schema=True)
     elif kind == "shuffle":
         args["zone"] = r.target(head, "the zone to shuffle", span)
     elif kind == "deal":
@@ -101,9 +79,6 @@ def build_effect(r: Reader, value) -> Effect | None:
         args["to"] = r.string(node.get("to"), "the per-player zone to deal to", span)
         args["players"] = r.expr(node["players"], "the players", span) if "players" in node else None
         args["face"] = r.string(node.get("face"), "'face'", span, choices=("up", "down"))
-        for key in ("from", "to"):
-            if key not in node:
-                r.error("S102", f"a 'deal' effect needs '{key}'", span)
     elif kind == "flip":
         args["items"] = r.expr(head, "the items to flip", span)
         args["face"] = r.string(node.get("face"), "'face'", span, choices=("up", "down"))
@@ -138,6 +113,13 @@ def build_effect(r: Reader, value) -> Effect | None:
     return Effect(kind, args, span, rule_of(r, node))
 
 
+def _unknown_keys(r: Reader, node, allowed: set, kind: str | None, what: str):
+    for key in node:
+        if key not in allowed and key != kind:
+            r.error("S101", f"unknown key '{key}' in {what}", node.key_spans.get(key) if isinstance(node, LDict)
+                    else None, notes=[f"expected: {', '.join(sorted(allowed))}"])
+
+
 def build_flow(r: Reader, value, what: str = "flow") -> list[FlowNode]:
     out = []
     for item in r.sequence(value, what):
@@ -148,7 +130,7 @@ def build_flow(r: Reader, value, what: str = "flow") -> list[FlowNode]:
 
 
 def build_flow_node(r: Reader, value) -> FlowNode | None:
-    extras = set().union(*(a | q for a, q in FLOW_KINDS.values())) | COMMON_FLOW_KEYS
+    extras = set().union(*(a for a, _ in FLOW_KINDS.values())) | COMMON_FLOW_KEYS
     kind, node = single_key(r, value, "a flow step", set(FLOW_KINDS), extra=extras)
     if kind is None:
         return None
@@ -156,10 +138,7 @@ def build_flow_node(r: Reader, value) -> FlowNode | None:
         r.error("S103", "a flow step must be a mapping such as {choose: [action]}", span_of(value))
         return None
     allowed, required = FLOW_KINDS[kind]
-    for key in node:
-        if key not in allowed and key != kind and key not in COMMON_FLOW_KEYS:
-            r.error("S101", f"unknown key '{key}' in a '{kind}' step", node.key_spans.get(key),
-                    notes=[f"expected: {', '.join(sorted(allowed | COMMON_FLOW_KEYS))}"])
+    _unknown_keys(r, node, allowed | COMMON_FLOW_KEYS, kind, f"a '{kind}' step")
     for key in required:
         if key not in node:
             r.error("S102", f"a '{kind}' step needs '{key}'", node.span)

@@ -6,20 +6,33 @@ import difflib
 
 from .diagnostics import Diagnostic
 from .expr_parser import ExprSyntaxError, parse_assignment, parse_expression, parse_target
+from .schema.limits import MAX_INTEGER
 from .source import LDict, LList, LStr, Span, TextOrigin, span_of
+
+# What the shape pass (dsl/schema) reports for a whole ruleset: unknown and missing
+# keys, wrong kinds, values outside their choices, effects and steps without one keyword.
+SHAPE_CODES = frozenset({"S101", "S102", "S103", "S105", "S106"})
 
 
 class Reader:
-    """Collects diagnostics.  The shape pass (dsl/schema) reports first; a builder
-    that meets the same problem (same code, same place) is not reported again."""
+    """Collects diagnostics, each problem once (same code at the same place).
+
+    When the shape pass has checked the whole ruleset (`shape_checked`), the
+    builders' own reports of shape problems are dropped: the pass has reported
+    them already, at the exact key or value.  A builder check the schema cannot
+    express says so with `beyond_schema=True`.  Scenario files are not shape
+    checked, so there the builders' reports stand."""
 
     def __init__(self, file: str):
         self.file = file
         self.diagnostics: list[Diagnostic] = []
+        self.shape_checked = False
         self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------
-    def error(self, code: str, message: str, span: Span | None, notes=(), rule=None):
+    def error(self, code: str, message: str, span: Span | None, notes=(), rule=None, beyond_schema=False):
+        if self.shape_checked and code in SHAPE_CODES and not beyond_schema:
+            return
         span = span or Span.unknown(self.file)
         where = (code, span.file, span.line, span.col)
         if where in self._reported:
@@ -81,6 +94,10 @@ class Reader:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             self.error("S103", f"{what} must be an integer, found {describe(value)}",
+                       span_of(value, parent_span))
+            return None
+        if abs(value) > MAX_INTEGER.value:
+            self.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range",
                        span_of(value, parent_span))
             return None
         return int(value)

@@ -146,6 +146,9 @@ class Record(Kind):
     keys: tuple[Key, ...] = ()
     extra: Kind | None = None
     doc: str = ""
+    at_least_one: tuple[tuple[str, ...], ...] = ()  # S102 when none of these keys is given
+    at_most_one: tuple[tuple[str, ...], ...] = ()  # S106 when several of these are given
+    needs: tuple[tuple[str, str], ...] = ()  # (a, b): giving a requires b (S102)
 
     @property
     def label(self) -> str:
@@ -173,6 +176,7 @@ class Variant:
     modifiers: tuple[Key, ...] = ()
     doc: str = ""
     inline: tuple[Key, ...] = ()
+    at_most_one: tuple[tuple[str, ...], ...] = ()  # S106 when several of these are given
 
     def modifier(self, name: str) -> Key | None:
         for k in self.modifiers + self.inline:

@@ -104,7 +104,7 @@ COMPONENT = Record("a component", (
     RULE,
     DESCRIPTION,
     Key("sides", SIDES, doc="which fields each side of an item shows"),
-))
+), needs=(("generate", "id"),))
 
 # -- zones, boards, definitions ----------------------------------------------
 
@@ -205,7 +205,8 @@ FLOW_STEP = Keyworded("a flow step", (
     Variant("phase", NAME, (Key("do", STEPS, True, "the steps of the phase"),), "a named part of the game"),
     Variant("loop", STEPS, (Key("while", Expression(), doc="repeat while it holds"),
                             Key("until", Expression(), doc="repeat until it holds"),
-                            Key("times", Expression(), doc="repeat this many times")), "repeats steps"),
+                            Key("times", Expression(), doc="repeat this many times")), "repeats steps",
+            at_most_one=(("while", "until", "times"),)),
     Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
                           Key("do", STEPS, True, "steps run for each element")),
             "runs steps for each element of a list"),
@@ -259,7 +260,7 @@ TRIGGER = Record("a trigger", (
     Key("effects", EFFECTS, True, "what it does"),
     RULE,
     DESCRIPTION,
-))
+), at_least_one=(("on", "when"),))
 
 END_RULE = Record("an end rule", (
     Key("when", Expression(), True, "the condition that ends the game"),

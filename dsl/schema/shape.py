@@ -20,13 +20,18 @@ from .limits import MAX_INTEGER
 
 
 def check_sections(reader, parts: dict) -> None:
-    """Check every section value collected by the loader: {section: [(file, value, key span)]}."""
+    """Check every section value collected by the loader: {section: [(file, value, key span)]}.
+
+    From then on the reader leaves shape problems (SHAPE_CODES) to this pass: the
+    builders meet the same problems while building and would report them again,
+    often at the enclosing mapping rather than at the value."""
     for section, entries in parts.items():
         key = RULESET.key(section)
         if key is None:
             continue
         for _, value, span in entries:
             Shape(reader).walk(value, key.kind, span, f"the {section} section")
+    reader.shape_checked = True
 
 
 def check_value(reader, value, kind: Kind, span: Span, what: str) -> None:
@@ -71,7 +76,9 @@ def fits(value, kind: Kind) -> bool:
     """Whether the value has the YAML form of the kind (its contents are checked by `walk`)."""
     if isinstance(kind, Ref):
         return fits(value, NAMED_KINDS[kind.name])
-    if isinstance(kind, (Text, TypeName, Choice)):
+    if isinstance(kind, TypeName):
+        return isinstance(value, str)
+    if isinstance(kind, (Text, Choice)):
         return _is_text(value)
     if isinstance(kind, Integer):
         return _is_int(value)
@@ -187,6 +194,18 @@ class Shape:
         for key in kind.keys:
             if key.required and key.name not in node:
                 self.r.error("S102", f"{kind.what} is missing the required key '{key.name}'", span)
+        for names in kind.at_least_one:
+            if not any(n in node for n in names):
+                self.r.error("S102", f"{kind.what} needs one of: {', '.join(names)}", span)
+        for given, needed in kind.needs:
+            if given in node and needed not in node:
+                self.r.error("S102", f"{kind.what} with '{given}' needs '{needed}'", span)
+        self.exclusive(node, kind.at_most_one, kind.what, span)
+
+    def exclusive(self, node: dict, groups, what: str, span: Span):
+        for names in groups:
+            if sum(n in node for n in names) > 1:
+                self.r.error("S106", f"{what} takes only one of: {', '.join(names)}", span)
 
     def keyworded(self, node, kind: Keyworded, span: Span):
         if not isinstance(node, dict):
@@ -213,6 +232,7 @@ class Shape:
         for key in variant.modifiers:
             if key.required and key.name not in given:
                 self.r.error("S102", f"{what} needs '{key.name}'", span)
+        self.exclusive(node, variant.at_most_one, what, span)
 
 
 def _singular(kind: Kind, what: str) -> str:
