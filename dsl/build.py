@@ -174,7 +174,7 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
             r.error(MAX_TOTAL_ITEMS.code, f"a ruleset may have at most {MAX_TOTAL_ITEMS.value:,} items",
                     value_span(e, "count"))
             break
-        data = {str(k): _plain(v) for k, v in e.items() if k not in ("id", "count")}
+        data = {str(k): _plain(v) for k, v in e.items() if k not in ("id", "count") and v is not None}
         for key in data:
             if key not in fields:
                 r.error("N303", f"'{key}' is not a declared field of '{name}'", e.key_spans.get(key),
@@ -450,10 +450,22 @@ def build_named(r: Reader, section: str, value, into: dict, seen: dict):
             built = NAMED_SECTIONS[section](r, name, decl)
         if built is not None and not _within_totals(r, section, built, into, key_span):
             built = None
+        if built is None and section in _PLACEHOLDERS:
+            # Still declared, empty: its uses are not reported again as undefined names.
+            built = _PLACEHOLDERS[section](name, key_span or Span.unknown(r.file))
         if built is not None:
             if key_span is not None:
                 built.span = key_span  # a declaration is pointed at by its name
             into[name] = built
+
+
+_PLACEHOLDERS = {
+    "variables": lambda name, span: VarDecl(name, ANY, None, None, None, None, "error", "all", span),
+    "zones": lambda name, span: ZoneDecl(name, None, "stack", "all", "up", None, span),
+    "components": lambda name, span: ComponentKind(name, {}, {}, [], span),
+    "boards": lambda name, span: BoardDecl(name, False, {}, [], span),
+    "actions": lambda name, span: ActionDecl(name, [], [], [], [], [], span, label=name),
+}
 
 
 def _within_totals(r: Reader, section: str, built, into: dict, span: Span | None) -> bool:

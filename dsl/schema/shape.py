@@ -124,15 +124,12 @@ class Shape:
             return self.wrong(value, kind, span, what)
         if not fits(value, kind):
             return self.wrong(value, kind, span, what)
-        if _is_int(value) and abs(value) > MAX_INTEGER.value:
-            self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
-                         f"(at most {MAX_INTEGER.value:.0e} either way)", span)
-            return
-        if isinstance(kind, Choice):
+        if isinstance(kind, (Integer, Scalar, Data)):
+            # Numbers kept as data; an expression's literals are the expression parser's (X201).
+            self.numbers(value, span, what)
+        elif isinstance(kind, Choice):
             if str(value) not in kind.values:
                 self.r.error("S105", f"{what} must be one of {', '.join(kind.values)}, found '{value}'", span)
-        elif isinstance(kind, (Expression, Target, Assignment, Data)) and isinstance(value, (list, dict)):
-            self.numbers(value, span, what)
         elif isinstance(kind, ListOf):
             self.items(value, kind.item, what)
         elif isinstance(kind, Tuple):
@@ -158,7 +155,7 @@ class Shape:
             self.walk(item, item_kind, item_span, what)
 
     def numbers(self, value, span: Span, what: str):
-        """Whole numbers inside data and list literals obey the integer range too."""
+        """Whole numbers kept as data obey the integer range, in lists and mappings too."""
         if isinstance(value, dict):
             for k, v in value.items():
                 self.numbers(v, _value_span(value, k, span), what)
@@ -167,7 +164,7 @@ class Shape:
                 self.numbers(item, item_span, what)
         elif _is_int(value) and abs(value) > MAX_INTEGER.value:
             self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
-                         f"(at most {MAX_INTEGER.value:.0e} either way)", span_of(value, span))
+                         f"(at most 10**18 either way)", span_of(value, span))
 
     def unknown(self, node: dict, key, known, what: str):
         close = difflib.get_close_matches(str(key), sorted(known), n=1)
