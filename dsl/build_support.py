@@ -7,6 +7,7 @@ import difflib
 from .diagnostics import Diagnostic
 from .expr_parser import ExprSyntaxError, parse_assignment, parse_expression, parse_target
 from .schema.limits import MAX_INTEGER
+from .schema.shape import describe
 from .source import LDict, LList, LStr, Span, TextOrigin, span_of
 
 # What the shape pass (dsl/schema) reports for a whole ruleset: unknown and missing
@@ -174,22 +175,6 @@ def _quote_if_text(value, text):
 def _literal_origin(value, parent_span, file):
     span = span_of(value, parent_span) or Span.unknown(file)
     return TextOrigin(span.file, ((span.line, span.col),))
-
-
-def describe(value) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return f"the text '{value}'" if len(value) < 40 else "a text"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
 
 
 def single_key(reader: Reader, value, what: str, known: set[str], extra: set[str] = frozenset()):

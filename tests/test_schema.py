@@ -122,6 +122,7 @@ CASES = [
     ("pass that is not a boolean", ruleset(flow='[{loop: [{choose: [go], pass: 1}]}]'), [("S103", 3, "1}")]),
     ("params given as a list", ruleset(actions='{go: {params: [a], effects: ["n += 1"]}}'), [("S103", 4, "[a]")]),
     ("an action name that is a mapping", ruleset(flow='[{loop: [{choose: {go: 1}}]}]'), [("S103", 3, "{go: 1}")]),
+    ("an effect that is a list", ruleset(actions='{go: {effects: [[a, b]]}}'), [("S103", 4, "[a, b]")]),
     ("a flow step that is a text", ruleset(flow='[{loop: [choose]}]'), [("S103", 3, "choose")]),
     ("end_game: false", ruleset(actions="{go: {effects: [{end_game: false}]}}"), [("S103", 4, "false")]),
     # -- choices ----------------------------------------------------------------

@@ -97,8 +97,8 @@ def fits(value, kind: Kind) -> bool:
         return isinstance(value, list)
     if isinstance(kind, (MapOf, Record)):
         return isinstance(value, dict)
-    if isinstance(kind, Keyworded):
-        return isinstance(value, dict) or (kind.bare is not None and fits(value, kind.bare))
+    if isinstance(kind, Keyworded):  # the bare form is a text (an assignment), never a list
+        return isinstance(value, dict) or (kind.bare is not None and isinstance(value, str))
     if isinstance(kind, OneOf):
         return any(fits(value, k) for k in kind.options)
     return False
