@@ -468,18 +468,20 @@ _PLACEHOLDERS = {
 }
 
 
+# section -> (its limit over the whole ruleset, what is counted in one declaration, its name)
+_TOTALS = {
+    "components": (MAX_TOTAL_ITEMS, lambda kind: len(kind.items), "items"),
+    "boards": (MAX_TOTAL_NODES, lambda board: len(board.nodes), "board nodes"),
+}
+
+
 def _within_totals(r: Reader, section: str, built, into: dict, span: Span | None) -> bool:
     """Items and board nodes are limited per ruleset too, over all files."""
-    if section == "components":
-        total = sum(len(k.items) for k in into.values()) + len(built.items)
-        if total > MAX_TOTAL_ITEMS.value:
-            r.error(MAX_TOTAL_ITEMS.code, f"with '{built.name}' the ruleset has {total:,} items; "
-                    f"at most {MAX_TOTAL_ITEMS.value:,}", span)
-            return False
-    if section == "boards":
-        total = sum(len(b.nodes) for b in into.values()) + len(built.nodes)
-        if total > MAX_TOTAL_NODES.value:
-            r.error(MAX_TOTAL_NODES.code, f"with '{built.name}' the ruleset's boards have {total:,} nodes; "
-                    f"at most {MAX_TOTAL_NODES.value:,}", span)
-            return False
+    if section not in _TOTALS:
+        return True
+    limit, size, what = _TOTALS[section]
+    total = sum(size(d) for d in into.values()) + size(built)
+    if total > limit.value:
+        r.error(limit.code, f"with '{built.name}' the ruleset has {total:,} {what}; at most {limit.value:,}", span)
+        return False
     return True

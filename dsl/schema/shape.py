@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 
+from ..functions import is_int
 from ..source import LDict, LList, Span, span_of
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
                     Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
@@ -61,10 +62,6 @@ def _is_text(v) -> bool:
     return isinstance(v, (str, int)) and not isinstance(v, bool)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _is_literal(v) -> bool:
     """What the builders read as an expression: a scalar, or a list of them (a list literal)."""
     if isinstance(v, list):
@@ -81,7 +78,7 @@ def fits(value, kind: Kind) -> bool:
     if isinstance(kind, (Text, Choice)):
         return _is_text(value)
     if isinstance(kind, Integer):
-        return _is_int(value)
+        return is_int(value)
     if isinstance(kind, Boolean):
         return isinstance(value, bool)
     if isinstance(kind, (Expression, Target, Assignment)):
@@ -162,7 +159,7 @@ class Shape:
         elif isinstance(value, list):
             for item, item_span in zip(value, getattr(value, "item_spans", None) or [span] * len(value)):
                 self.numbers(item, item_span, what)
-        elif _is_int(value) and abs(value) > MAX_INTEGER.value:
+        elif is_int(value) and abs(value) > MAX_INTEGER.value:
             self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
                          f"(at most 10**18 either way)", span_of(value, span))
 
