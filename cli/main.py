@@ -6,6 +6,7 @@ stderr with exit code 2; no traceback reaches the user.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from pathlib import Path
 from typing import List, Optional
@@ -13,7 +14,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from meeple.dsl.diagnostics import RulesetError
+from meeple.dsl.diagnostics import Diagnostic, RulesetError
+from meeple.dsl.eval_errors import EvalError
 from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.saves import CorruptFile
 
@@ -81,9 +83,9 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
         warnings = len(diags) - errors
         if errors:
             bad = True
-            error_console.print(f"{path}: {errors} error(s), {warnings} warning(s)")
+            error_console.print(f"{escape(str(path))}: {errors} error(s), {warnings} warning(s)")
         else:
-            console.print(f"{path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
+            console.print(f"{escape(str(path))}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
     raise typer.Exit(2 if bad else 0)
 
 
@@ -111,7 +113,7 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
         state = g.new_state(seed)
-    console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players")
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players")
     run_play(g, state, seed, seats, lang, str(log) if log else None,
              bot_seed=secrets.randbelow(2**31) if seed is None else seed, max_moves=max_moves)
 
@@ -122,7 +124,7 @@ def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, 
     """Watch a full game between random bots, turn by turn."""
     from .play import run_play
     g = _game(game, players)
-    console.print(f"[bold]{g.rules.ruleset.game.title}[/]: {g.player_count} random bots, seed {seed}")
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/]: {g.player_count} random bots, seed {seed}")
     state, _ = run_play(g, g.new_state(seed), seed, set(range(g.player_count)), None, None, bot_seed=seed)
     from .render import show_view
     show_view(g, g.view(state, 0), title="final position, as player 0 sees it")
@@ -329,10 +331,20 @@ def main():
         raise SystemExit(2)
     except (FileNotFoundError, CorruptFile) as exc:
         fail(str(exc))
-    except RuleError as exc:
-        fail(f"the ruleset failed while running: {exc}")
+    except (RuleError, EvalError) as exc:
+        # The rules, not the player, went wrong: shown like any diagnostic, at its place.
+        print_diagnostics([Diagnostic(exc.code, f"the ruleset failed while running: {exc.message}",
+                                      exc.span, rule=getattr(exc, "rule", None))])
+        raise SystemExit(2)
     except KeyboardInterrupt:
         raise SystemExit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, see below
+        # Nothing a user types should reach here; if something does, it is a bug in meeple.
+        # Say so in one line (the traceback is for developers: MEEPLE_TRACEBACK=1).
+        if os.environ.get("MEEPLE_TRACEBACK"):
+            raise
+        fail(f"internal error in meeple ({type(exc).__name__}: {exc}); please report it with the "
+             "command that caused it (MEEPLE_TRACEBACK=1 shows the details)", code=70)
 
 
 if __name__ == "__main__":

@@ -439,7 +439,7 @@ class Game:
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
-                        points[state.pc].span)
+                        _span_near(points, state.pc))
 
     # -- moves as text ------------------------------------------------------------------------
     def parse_move(self, state: State, text: str, player: int | None = None, referee: bool = False) -> Move:
@@ -536,3 +536,17 @@ class _ItemCtx:
 
     def item_prop(self, item, name):
         return self.game.prop_default(item, name)
+
+
+def _span_near(points, pc: int):
+    """The first located step from `pc` on: the flow is going round a cycle of steps, and
+    the bookkeeping ones (jumps, restores) carry no position of their own."""
+    seen = set()
+    while pc not in seen and 0 <= pc < len(points):
+        seen.add(pc)
+        if points[pc].span is not None:
+            return points[pc].span
+        pc = getattr(points[pc], "next", None)
+        if pc is None:
+            break
+    return next((p.span for p in points if p.span is not None), None)
