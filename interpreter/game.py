@@ -117,6 +117,10 @@ class Game:
                 v = init(ctx)
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or decl.span, decl.rule) from None
+            except KeyError as exc:  # a variable or zone read before its own initial value
+                raise RuleError("R711", f"the initial value of '{decl.name}' reads '{exc.args[0]}', which "
+                                "has no value yet: variables start in the order they are declared, "
+                                "then zones", decl.span, decl.rule) from None
             if zone:
                 v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
             else:
