@@ -10,6 +10,8 @@ is caught by replaying the save's moves: see `saves.read_save`.
 """
 from __future__ import annotations
 
+import weakref
+
 from meeple.dsl.values import Item
 
 from .state import State
@@ -320,6 +322,9 @@ def _locals(game, plain, state):
             lst = out.get("__list" + name[len("__index"):])
             need(isinstance(lst, tuple) and out[name] <= len(lst), f"state.locals.{name}",
                  "a loop's position lies within its list", "D006")
+    missing = sorted(must_bind(game.rules)[state.pc] - set(out))
+    need(state.over or not missing, "state.locals",
+         f"the flow has always bound {', '.join(missing)} by this point", "D006")
     point = game.rules.points[state.pc]
     if not state.over and point.op == "decide":
         if point.kind == "respond":
@@ -338,3 +343,57 @@ def _local_names(rules) -> set:
     for action in rules.ruleset.actions.values():
         names.update(n for n, _, _ in action.params)
     return names
+
+
+_MUST_BIND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def must_bind(rules) -> list:
+    """For each control point, the locals that every way of reaching it has bound (a
+    forward must-analysis of the flow graph).  Play reads them there or after, so a
+    state that lacks one cannot have come from play."""
+    if rules in _MUST_BIND:
+        return _MUST_BIND[rules]
+    points = rules.points
+    universe = frozenset(_local_names(rules))
+    bound = [universe] * len(points)
+    bound[rules.start] = frozenset()
+    seen, work = {rules.start}, [rules.start]
+    while work:
+        p = points[work.pop()]
+        for target, out in _edges(rules, p, bound[p.id]):
+            merged = bound[target] & out
+            if merged != bound[target] or target not in seen:
+                bound[target] = merged
+                seen.add(target)
+                work.append(target)
+    _MUST_BIND[rules] = bound
+    return bound
+
+
+def _edges(rules, p, here):
+    """(successor, locals bound on arriving there) for each way play leaves point `p`."""
+    op, points = p.op, rules.points
+    if op in ("assign", "chance"):
+        return [(p.next, here | {p.var})]
+    if op == "respond_start":
+        # No responders: the window is skipped, its variable deleted again.
+        return [(p.next, here | {p.var}), (points[p.next].next, here)]
+    if op == "restore":
+        # What the action bound is put back as it was before: gone, unless bound outside.
+        params = {n for a in rules.actions.values() for n, _ in a.params}
+        return [(p.next, here - {p.var, "player"} - params)]
+    if op == "decide":
+        out = [(p.next, here - {p.var} if p.kind == "respond" else here)]
+        for name, target in p.cont.items():
+            action = rules.actions[name]
+            if p.kind == "choose" and action.has_then:
+                out.append((target, here | {p.var, "player"} | {n for n, _ in action.params}))
+            else:
+                out.append((target, here))
+        return out
+    if op == "branch":
+        return [(p.next, here), (p.alt, here)]
+    if op == "end":
+        return []
+    return [(p.next, here)]

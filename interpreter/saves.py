@@ -168,7 +168,7 @@ def read_saved(game, data, path="<data>") -> SavedGame:
         state = _verify(game, fresh, moves, data, hash_matches, bad)
     else:
         _probe(game, state, bad)
-    failed = game.invariant_failures(state)
+    failed = _invariant_failures(game, state, bad)
     if failed:
         raise bad(f"the ruleset's invariant does not hold: {failed[0].reason}", "D008", "state")
     return SavedGame(state, hash_matches, seed, moves or [], moves is not None)
@@ -220,13 +220,23 @@ def _first_difference(a, b, at: str) -> str:
     return at
 
 
+def _invariant_failures(game, state, bad) -> list:
+    from .context import RuleError
+    try:
+        return game.invariant_failures(state)
+    except RuleError as exc:
+        raise bad(f"the ruleset's invariants cannot be checked on this state: {exc}", "D008", "state") from None
+
+
 def _probe(game, state, bad):
     """A state that no move history vouches for: the rules must at least be able to offer
     its moves (the field checks cannot foresee every value an expression may meet)."""
+    from meeple.dsl.eval_errors import EvalError
+
     from .context import RuleError
     try:
         game.legal_moves(state)
-    except RuleError as exc:
+    except (RuleError, EvalError) as exc:
         raise bad(f"the rules cannot continue from this state: {exc}", "D006", "state") from None
 
 
