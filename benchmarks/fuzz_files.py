@@ -263,7 +263,8 @@ def main(argv=None):
         print(json.dumps(summary, indent=1))
         return
     print(f"{summary['cases']} mutated {args.kind}s (seed {args.seed}) in {summary['total_seconds']} s: "
-          f"ok {summary['ok']}, unverified {summary['unverified']}, diverged {summary['diverged']}, corrupt {summary['corrupt']}, "
+          f"ok {summary['ok']}, " + (f"unverified {summary['unverified']}, " if args.kind == "save" else
+                                    f"diverged {summary['diverged']}, ") + f"corrupt {summary['corrupt']}, "
           f"traceback {summary['traceback']}, slow (> {SLOW_SECONDS:g} s) {summary['slow']}, "
           f"rule errors {summary['rule_errors']}")
     print(f"worst case: {summary['worst_seconds']} s (case {summary['worst_case']})")
