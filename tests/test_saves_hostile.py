@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 HIGH_CARD = ROOT / "examples" / "high-card"
 
 
-def meeple(*args):
+def meeple(*args, input=None):
     return subprocess.run([sys.executable, "-m", "meeple.cli", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+                          text=True, cwd=ROOT, timeout=120, input=input)
 
 
 @pytest.fixture(scope="module")
@@ -337,8 +337,7 @@ def test_a_continued_save_keeps_the_whole_history(tmp_path):
     first, second = tmp_path / "one.json", tmp_path / "two.json"
     for load, path in ((None, first), (first, second)):
         args = ["play", "tic-tac-toe", "--bots", "1", "--seed", "2"] + (["--load", load] if load else [])
-        r = subprocess.run([sys.executable, "-m", "meeple.cli", *map(str, args)], capture_output=True,
-                           text=True, cwd=ROOT, timeout=120, input=f"1\ns {path}\nq\n")
+        r = meeple(*args, input=f"1\ns {path}\nq\n")
         assert r.returncode == 0, r.stderr
     saved = read_save(load_game("tic-tac-toe"), second, require_history=True)
     assert saved.verified and len(saved.moves) == 4 and saved.state.move_count == 4
@@ -356,17 +355,12 @@ FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.parametrize("mutate,check,fine", [(mutated_save, check_save, ("ok", "unverified")),
+                                               (mutated_log, check_log, ("ok", "diverged"))], ids=["save", "log"])
 @FUZZ
 @given(rnd=st.randoms(use_true_random=False), which=st.sampled_from(range(len(BASES))))
-def test_a_randomly_mutated_save_plays_on_or_is_corrupt(rnd, which):
+def test_a_randomly_mutated_file_plays_on_or_is_corrupt(mutate, check, fine, rnd, which):
+    """Read, and played on (a save) or replayed (a log); or refused as corrupt."""
     with tempfile.TemporaryDirectory() as folder:
-        outcome = check_save(mutated_save(rnd, which), which, Path(folder))
-    assert outcome in ("ok", "unverified") or outcome.startswith("corrupt D0")
-
-
-@FUZZ
-@given(rnd=st.randoms(use_true_random=False), which=st.sampled_from(range(len(BASES))))
-def test_a_randomly_mutated_log_replays_or_is_corrupt(rnd, which):
-    with tempfile.TemporaryDirectory() as folder:
-        outcome = check_log(mutated_log(rnd, which), which, Path(folder))
-    assert outcome in ("ok", "diverged") or outcome.startswith("corrupt D0")
+        outcome = check(mutate(rnd, which), which, Path(folder))
+    assert outcome in fine or outcome.startswith("corrupt D0")
