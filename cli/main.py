@@ -39,8 +39,9 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
 
 
 def _read_save(g, path: Path):
+    """A save the command line continues: checked, and verified by replaying its moves."""
     from meeple.interpreter.saves import read_save
-    saved = read_save(g, path)
+    saved = read_save(g, path, require_history=True)
     if not saved.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this state was saved")
     return saved
@@ -106,16 +107,19 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
     g = _game(game, players, option)
     seats = set(range(g.player_count)) if bots == "all" else \
         {int(x) for x in bots.split(",") if x.strip().isdigit()}
+    prior = []
     if load:
+        # The game goes on from the save's own seed and moves; --seed then seeds only the bots.
         saved = _read_save(g, load)
-        state, seed = saved.state, saved.seed if seed is None else seed
+        state, prior, bot_seed = saved.state, saved.moves, saved.seed if seed is None else seed
+        seed = saved.seed
     else:
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
-        state = g.new_state(seed)
+        state, bot_seed = g.new_state(seed), seed
     console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players")
     run_play(g, state, seed, seats, lang, str(log) if log else None,
-             bot_seed=secrets.randbelow(2**31) if seed is None else seed, max_moves=max_moves)
+             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
 
 
 @app.command()
@@ -151,16 +155,22 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
 
 
 @app.command()
-def replay(log: Path):
-    """Replay a log; exit 0 if it reproduces, 1 if it diverges."""
-    from meeple.interpreter.saves import read_log, replay as do_replay
+def replay(log: Path,
+           rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
+                                                "log of a ruleset that is not shipped")):
+    """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
+    from meeple.interpreter.saves import game_for_log, read_log, replay as do_replay
     data = read_log(log)
-    g = _game(data.ruleset, data.players, [f"{k}={v}" for k, v in data.options.items()])
+    g = game_for_log(data, log, rules)
+    if not data.complete:
+        error_console.print("[yellow]warning:[/] a version-1 log without its final record: if it was cut "
+                            "short, replay cannot tell")
     result = do_replay(g, data)
     if not result.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this log was written")
     if result.diverged_at is not None:
-        error_console.print(f"diverged at move {result.diverged_at}: {escape(str(result.reason))}")
+        where = f"{log}:{result.line}: " if result.line else ""
+        error_console.print(escape(f"{where}diverged at move {result.diverged_at}: {result.reason}"))
         raise typer.Exit(1)
     if result.final_matches is False:
         error_console.print("all moves replayed, but the final state differs from the one recorded")
@@ -259,7 +269,7 @@ def graph(game: str,
             text = export_states(ex, fmt)
             if output:
                 output.write_text(text, encoding="utf-8")
-                error_console.print(f"written {output}")
+                error_console.print(f"written {escape(str(output))}")
             else:
                 print(text)
         if as_json:
@@ -270,7 +280,7 @@ def graph(game: str,
     text = export_flow(load_rules(game), fmt or "dot")
     if output:
         output.write_text(text, encoding="utf-8")
-        console.print(f"written {output}")
+        console.print(f"written {escape(str(output))}")
     else:
         print(text)
 
@@ -309,7 +319,7 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
     text = "\n".join(playthrough_lines(game, players, seed, max_moves=moves)) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")
-        console.print(f"written {output}")
+        console.print(f"written {escape(str(output))}")
     else:
         print(text, end="")
 
