@@ -160,7 +160,10 @@ class Game:
         if point.kind == "respond":
             order, who, _ = state.locals[point.var]
             return order[who]
-        p = point.player_fn(ctx)
+        try:
+            p = point.player_fn(ctx)
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         if not isinstance(p, int) or not 0 <= p < self.player_count:
             raise RuleError("R707", f"the deciding player must be 0..{self.player_count - 1}, got {p!r}",
                             point.span, point.rule)
