@@ -26,6 +26,7 @@ MAX_INT = 10**18
 MAX_LIST = 100_000
 MAX_STR = 10_000
 MAX_RANGE = 100_000
+MAX_DEPTH = 64  # lists and maps inside each other, in a value the state keeps
 
 
 # -- value rules -------------------------------------------------------------------
@@ -453,7 +454,7 @@ def _get(ctx, m, key, default):
     return xs[i] if -len(xs) <= i < len(xs) else default
 
 
-@_fn("with_key", 3, 3, lambda ts, cs: ts[0] if ts[0].name == "map" else MAP, [MAP, (STR, INT, BOOL), None])
+@_fn("with_key", 3, 3, lambda ts, cs: ts[0] if ts[0].name == "map" else MAP, [MAP, (STR, INT), None])
 def _with_key(ctx, m, key, value):
     out = dict(want_map(m, "the first argument of with_key"))
     out[map_key(key)] = value
