@@ -102,9 +102,25 @@ def _equal_one(x, y, ctx) -> bool:
     tx = type(x)
     if tx in _FLAT:
         return type(y) is tx and x == y
-    if ctx is not None and type(y) not in _FLAT:
-        ctx.charge(1)  # every step into a nested value costs, however short it is
-    return _equal(x, y, ctx)
+    if ctx is not None and (tx is tuple or tx is dict) and type(y) is tx:
+        ctx.charge(len(x) + 1)  # inside a value, every element costs, however short the list
+    return _equal(x, y, None) if ctx is None else _equal_nested(x, y, ctx)
+
+
+def _equal_nested(a, b, ctx) -> bool:
+    """Equality one level down: already charged by the caller, so no free scan."""
+    t = type(a)
+    if t is tuple and type(b) is tuple:
+        if len(a) != len(b):
+            return False
+        return all(x is y or _equal_one(x, y, ctx) for x, y in zip(a, b))
+    if t is dict and type(b) is dict:
+        if len(a) != len(b):
+            return False
+        missing = object()
+        return all((w := b.get(k, missing)) is not missing and _equal_one(v, w, ctx)
+                   for k, v in a.items())
+    return _equal(a, b, ctx)
 
 
 def _equal_seq(a: tuple, b: tuple, ctx) -> bool:
