@@ -21,6 +21,20 @@ SCAN_FREE = 32
 
 _FLAT = frozenset({int, str, bool, type(None), Item})
 _SEQ = (tuple, list)
+# The language's type of a Python type: values read from YAML are subclasses (LInt, LStr,
+# LList, LDict carry their place in the file), and a list may be a Python list.
+_KINDS: dict = {int: int, str: str, bool: bool, type(None): type(None), Item: Item,
+                tuple: tuple, list: tuple, dict: dict}
+
+
+def _kind(v):
+    t = type(v)
+    k = _KINDS.get(t)
+    if k is None:
+        k = next((base for base in (bool, int, str, tuple, dict, Item) if isinstance(v, base)), None)
+        k = tuple if k is None and isinstance(v, list) else (k or t)
+        _KINDS[t] = k
+    return k
 
 
 def fail(message: str, span=None):
@@ -81,18 +95,20 @@ def _equal(a, b, ctx) -> bool:
     if a is b:
         return True
     t = type(a)
-    if t is not type(b):
-        if t in _SEQ and type(b) in _SEQ:
-            return _equal_seq(tuple(a), tuple(b), ctx)
+    if t is type(b):
+        if t in _FLAT:
+            return a == b
+        if t is tuple:
+            return _equal_seq(a, b, ctx)
+        if t is dict:
+            return _equal_map(a, b, ctx)
+    k = _kind(a)
+    if k is not _kind(b):
         return False
-    if t in _FLAT:
-        return a == b
-    if t is tuple:
-        return _equal_seq(a, b, ctx)
-    if t is dict:
-        return _equal_map(a, b, ctx)
-    if t is list:
+    if k is tuple:
         return _equal_seq(tuple(a), tuple(b), ctx)
+    if k is dict:
+        return _equal_map(a, b, ctx)
     return a == b
 
 
@@ -100,27 +116,33 @@ def _equal_one(x, y, ctx) -> bool:
     if x is y:
         return True
     tx = type(x)
-    if tx in _FLAT:
-        return type(y) is tx and x == y
-    if ctx is not None and (tx is tuple or tx is dict) and type(y) is tx:
-        ctx.charge(len(x) + 1)  # inside a value, every element costs, however short the list
-    return _equal(x, y, None) if ctx is None else _equal_nested(x, y, ctx)
+    if tx in _FLAT and type(y) is tx:
+        return x == y
+    k = _kind(x)
+    if k is not _kind(y):
+        return False
+    if k is tuple or k is dict:
+        if ctx is not None:
+            ctx.charge(len(x) + 1)  # inside a value, every element costs, however short the list
+        return _equal(x, y, None) if ctx is None else _equal_nested(x, y, ctx)
+    return x == y
 
 
 def _equal_nested(a, b, ctx) -> bool:
     """Equality one level down: already charged by the caller, so no free scan."""
-    t = type(a)
-    if t is tuple and type(b) is tuple:
+    t = _kind(a)
+    if t is tuple:
+        a, b = tuple(a), tuple(b)
         if len(a) != len(b):
             return False
         return all(x is y or _equal_one(x, y, ctx) for x, y in zip(a, b))
-    if t is dict and type(b) is dict:
+    if t is dict:
         if len(a) != len(b):
             return False
         missing = object()
         return all((w := b.get(k, missing)) is not missing and _equal_one(v, w, ctx)
                    for k, v in a.items())
-    return _equal(a, b, ctx)
+    return a == b
 
 
 def _equal_seq(a: tuple, b: tuple, ctx) -> bool:
@@ -150,9 +172,9 @@ def _equal_map(a: dict, b: dict, ctx) -> bool:
 
 def same_as(v, ctx=None):
     """A predicate true exactly for the values the language calls equal to `v`."""
-    t = type(v)
+    t = _kind(v)
     if t in _FLAT:
-        return lambda x: type(x) is t and x == v
+        return lambda x: _kind(x) is t and x == v
     return lambda x: _equal(v, x, ctx)
 
 
@@ -160,10 +182,10 @@ def same_as(v, ctx=None):
 
 def contains(x, container, span=None, ctx=None) -> bool:
     """`x in container`: list membership, a map's keys, or a substring."""
-    tc = type(container)
-    if tc is tuple or tc is list:
+    tc = _kind(container)
+    if tc is tuple:
         n = len(container)
-        tx = type(x)
+        tx = _kind(x)
         if tx is str or tx is Item or x is None:
             charge_scan(ctx, n, span)
             return x in container  # Python's equality is the language's for these
@@ -173,7 +195,7 @@ def contains(x, container, span=None, ctx=None) -> bool:
                 return False
             if x != 0 and x != 1:
                 return True  # only 0 and 1 are == to a bool in Python
-            return any(type(e) is int and e == x for e in container)
+            return any(_kind(e) is int and e == x for e in container)
         if tx is bool:
             charge_scan(ctx, n, span)
             return any(e is x for e in container)
@@ -187,7 +209,7 @@ def contains(x, container, span=None, ctx=None) -> bool:
     if tc is dict:
         return map_key(x, span) in container
     if tc is str:
-        if type(x) is not str:
+        if _kind(x) is not str:
             fail(f"'in' a string needs a string on the left, found {kind_of(x)}", span)
         charge_scan(ctx, len(container), span)
         return x in container
@@ -197,7 +219,7 @@ def contains(x, container, span=None, ctx=None) -> bool:
 def map_key(k, span=None):
     """Map keys are str or int.  A bool is refused rather than silently merged with
     1 or 0 (Python's True == 1 would make `{true: 'a', 1: 'b'}` one entry)."""
-    t = type(k)
+    t = _kind(k)
     if t is str or t is int:
         return k
     fail(f"map keys are str or int, found {kind_of(k)}", span)
@@ -212,10 +234,10 @@ def map_has(m: dict, k, span=None) -> bool:
 def order_key(v, span=None, ctx=None):
     """A Python-comparable form of v; refuses values that have no order.  A list's key
     is built element by element, so it is charged for every element."""
-    t = type(v)
+    t = _kind(v)
     if t is int or t is str or t is Item:
         return v
-    if t is tuple or t is list:
+    if t is tuple:
         charge(ctx, len(v), span)
         return tuple(order_key(x, span, ctx) for x in v)
     fail(f"values of type {kind_of(v)} cannot be ordered", span)
@@ -231,18 +253,18 @@ def less(a, b, span=None, ctx=None) -> bool:
 def strict_key(v, ctx=None):
     """A hashable stand-in under which two values are equal exactly when the
     language says so (unlike Python, true is not 1).  Charged per list or map."""
-    t = type(v)
+    t = _kind(v)
     if t is bool:
         return ("b", v)
     if t is int:
-        return ("i", v)
+        return ("i", int(v))
     if t is str:
-        return ("s", v)
+        return ("s", str(v))
     if v is None:
         return ("n",)
     if t is Item:
         return ("t", v.id)
-    if t is tuple or t is list:
+    if t is tuple:
         charge(ctx, len(v))
         return ("l",) + tuple(strict_key(x, ctx) for x in v)
     if t is dict:
