@@ -194,7 +194,7 @@ class EffectCompiler:
 
         def run(ctx):
             value = items_fn(ctx)
-            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+            for item in _items(value, effect):
                 new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
                 write_prop(ctx, item, "face", new, effect.span)
         return run
@@ -207,7 +207,7 @@ class EffectCompiler:
             value = items_fn(ctx)
             who = to_fn(ctx)
             who = _players(ctx, (who,) if is_int(who) else who, effect)
-            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+            for item in _items(value, effect):
                 seen = frozenset(ctx.item_prop(item, "seen_by") or ()) | frozenset(who)
                 write_prop(ctx, item, "seen_by", tuple(sorted(seen)), effect.span)
         return run
@@ -288,6 +288,16 @@ def _players(ctx, value, effect) -> tuple:
             raise RuleError("R701", f"{p!r} is not a player (0 to {ctx.player_count - 1})",
                             effect.span, effect.rule)
     return who
+
+
+def _items(value, effect) -> tuple:
+    """An item or a list of items (`flip`, `reveal`)."""
+    items = (value,) if isinstance(value, Item) else _as_list(value, effect.span)
+    for item in items:
+        if not isinstance(item, Item):
+            raise RuleError("R701", f"'{effect.kind}' needs items, not {kind_of(item)}", effect.span,
+                            effect.rule)
+    return items
 
 
 def _as_list(value, span):
