@@ -59,23 +59,13 @@ def charge_scan(ctx, n: int, span=None) -> None:
         charge(ctx, n, span)
 
 
+_NAMES = {type(None): "none", bool: "bool", int: "int", str: "str", tuple: "list", dict: "map",
+          Item: "item"}
+
+
 def kind_of(v) -> str:
     """The language's name for a value's type, for messages and checks."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int"
-    if isinstance(v, str):
-        return "str"
-    if isinstance(v, _SEQ):
-        return "list"
-    if isinstance(v, dict):
-        return "map"
-    if isinstance(v, Item):
-        return "item"
-    return type(v).__name__
+    return _NAMES.get(_kind(v)) or type(v).__name__
 
 
 # -- equality ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import expr_ast as A
+from .compare import charge
 from .eval_errors import EvalError
 from .functions import (FUNCTIONS, MAX_INT, MAX_LIST, arith, as_seq, check_list, contains, enter_call,
                         equal, fail, is_int, kind_of, less, map_key)
@@ -66,15 +67,6 @@ def _raiser(code: str, message: str, span) -> Compiled:
     def raise_(ctx):
         raise EvalError(code, message, span)
     return raise_
-
-
-def _charge(ctx, n, span):
-    try:
-        ctx.charge(n)
-    except EvalError as exc:
-        if exc.span is None:
-            exc.span = span
-        raise
 
 
 def _restore(b: dict, name: str, old) -> None:
@@ -576,7 +568,7 @@ def _for_level(names, it, conds, inner, span):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, span)
-        _charge(ctx, len(seq), span)
+        charge(ctx, len(seq), span)
         b = ctx.bindings
         olds = [b.get(n, MISSING) for n in names]
         try:
@@ -644,7 +636,7 @@ def _simple_listcomp(node, scope):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, ispan)
-        _charge(ctx, len(seq), ispan)
+        charge(ctx, len(seq), ispan)
         b = ctx.bindings
         old = b.get(name, MISSING)
         out = []
@@ -731,7 +723,7 @@ def _simple_lazy_call(node, scope):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, ispan)
-        _charge(ctx, len(seq), ispan)
+        charge(ctx, len(seq), ispan)
         b = ctx.bindings
         old = b.get(name, MISSING)
         try:

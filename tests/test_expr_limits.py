@@ -128,27 +128,19 @@ def test_a_definition_with_parameters_may_call_itself(tmp_path):
         """) == []
 
 
-def test_r08_a_board_that_does_not_exist(tmp_path):
-    found = _validate(tmp_path, """
-        game: {name: r, players: 2}
+@pytest.mark.parametrize("keys,found", [
+    ("nodes('grid')", ("N307", 4, 22)),  # r08: the checker sees the name
+    # A name the checker cannot see fails in setup: a located diagnostic, no traceback.
+    ("nodes('gr' + 'id')", ("R701", 4, 16)),
+])
+def test_r08_a_board_that_does_not_exist(tmp_path, keys, found):
+    assert _validate(tmp_path, f"""
+        game: {{name: r, players: 2}}
         variables:
-          n: {type: int, initial: 0}
-          cell: {per: "nodes('grid')", type: int}
-        actions: {go: {effects: ["n += 1"]}}
-        """)
-    assert found == [("N307", 4, 22)]
-
-
-def test_a_run_time_failure_of_setup_is_a_diagnostic(tmp_path):
-    """A board name the checker cannot see fails in setup: a located diagnostic, no traceback."""
-    found = _validate(tmp_path, """
-        game: {name: r, players: 2}
-        variables:
-          n: {type: int, initial: 0}
-          cell: {per: "nodes('gr' + 'id')", type: int}
-        actions: {go: {effects: ["n += 1"]}}
-        """)
-    assert found == [("R701", 4, 16)]
+          n: {{type: int, initial: 0}}
+          cell: {{per: "{keys}", type: int}}
+        actions: {{go: {{effects: ["n += 1"]}}}}
+        """) == [found]
 
 
 def test_r09_a_deal_count_must_be_an_int(tmp_path):
