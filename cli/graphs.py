@@ -5,6 +5,7 @@ import io
 import json
 
 import networkx as nx
+from rich.markup import escape
 
 
 def _label(g, n):
@@ -76,7 +77,7 @@ def print_stats(game, s: dict) -> None:
     from rich.table import Table
 
     from .render import console
-    head = f"[bold]{game.name}[/], {game.player_count} players: {s['states']:,} states, {s['edges']:,} edges"
+    head = f"[bold]{escape(game.name)}[/], {game.player_count} players: {s['states']:,} states, {s['edges']:,} edges"
     console.print(head + f" in {s['seconds']} s")
     if s["complete"]:
         console.print("explored completely")
@@ -101,16 +102,16 @@ def print_sample(r: dict) -> None:
 
     from .render import console
     L = r["length"]
-    console.print(f"[bold]{r['ruleset']}[/]: {r['playouts']} random playouts, {r['players']} players")
+    console.print(f"[bold]{escape(r['ruleset'])}[/]: {r['playouts']} random playouts, {r['players']} players")
     console.print(f"game length: min {L['min']}, median {L['median']}, mean {L['mean']}, max {L['max']}; "
                   f"unfinished (hit {r['max_moves']} moves): {r['unfinished']}")
     t = Table("phase", "mean branching", "min", "max")
     for phase, d in r["branching_per_phase"].items():
-        t.add_row(phase, str(d["mean"]), str(d["min"]), str(d["max"]))
+        t.add_row(escape(phase), str(d["mean"]), str(d["min"]), str(d["max"]))
     console.print(t)
     t = Table("action", "legal at % of decisions", "games where legal", "taken", "taken %")
     for name, a in r["actions"].items():
-        t.add_row(name, f"{a['legal_share']:.1%}", str(a["games_legal"]), str(a["taken"]), f"{a['taken_share']:.1%}")
+        t.add_row(escape(name), f"{a['legal_share']:.1%}", str(a["games_legal"]), str(a["taken"]), f"{a['taken_share']:.1%}")
     console.print(t)
     if r["skipped_decisions"]:
         console.print(f"[yellow]decisions skipped (nobody could act):[/] {r['skipped_decisions']}")

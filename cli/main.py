@@ -6,6 +6,7 @@ stderr with exit code 2; no traceback reaches the user.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from pathlib import Path
 from typing import List, Optional
@@ -13,7 +14,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from meeple.dsl.diagnostics import RulesetError
+from meeple.dsl.diagnostics import Diagnostic, RulesetError
+from meeple.dsl.eval_errors import EvalError
 from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.saves import CorruptFile
 
@@ -37,8 +39,9 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
 
 
 def _read_save(g, path: Path):
+    """A save the command line continues: checked, and verified by replaying its moves."""
     from meeple.interpreter.saves import read_save
-    saved = read_save(g, path)
+    saved = read_save(g, path, require_history=True)
     if not saved.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this state was saved")
     return saved
@@ -81,9 +84,9 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
         warnings = len(diags) - errors
         if errors:
             bad = True
-            error_console.print(f"{path}: {errors} error(s), {warnings} warning(s)")
+            error_console.print(f"{escape(str(path))}: {errors} error(s), {warnings} warning(s)")
         else:
-            console.print(f"{path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
+            console.print(f"{escape(str(path))}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
     raise typer.Exit(2 if bad else 0)
 
 
@@ -104,16 +107,19 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
     g = _game(game, players, option)
     seats = set(range(g.player_count)) if bots == "all" else \
         {int(x) for x in bots.split(",") if x.strip().isdigit()}
+    prior = []
     if load:
+        # The game goes on from the save's own seed and moves; --seed then seeds only the bots.
         saved = _read_save(g, load)
-        state, seed = saved.state, saved.seed if seed is None else seed
+        state, prior, bot_seed = saved.state, saved.moves, saved.seed if seed is None else seed
+        seed = saved.seed
     else:
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
-        state = g.new_state(seed)
-    console.print(f"[bold]{g.rules.ruleset.game.title}[/] · {g.player_count} players")
+        state, bot_seed = g.new_state(seed), seed
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players")
     run_play(g, state, seed, seats, lang, str(log) if log else None,
-             bot_seed=secrets.randbelow(2**31) if seed is None else seed, max_moves=max_moves)
+             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
 
 
 @app.command()
@@ -122,7 +128,7 @@ def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, 
     """Watch a full game between random bots, turn by turn."""
     from .play import run_play
     g = _game(game, players)
-    console.print(f"[bold]{g.rules.ruleset.game.title}[/]: {g.player_count} random bots, seed {seed}")
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/]: {g.player_count} random bots, seed {seed}")
     state, _ = run_play(g, g.new_state(seed), seed, set(range(g.player_count)), None, None, bot_seed=seed)
     from .render import show_view
     show_view(g, g.view(state, 0), title="final position, as player 0 sees it")
@@ -149,16 +155,22 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
 
 
 @app.command()
-def replay(log: Path):
-    """Replay a log; exit 0 if it reproduces, 1 if it diverges."""
-    from meeple.interpreter.saves import read_log, replay as do_replay
+def replay(log: Path,
+           rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
+                                                "log of a ruleset that is not shipped")):
+    """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
+    from meeple.interpreter.saves import game_for_log, read_log, replay as do_replay
     data = read_log(log)
-    g = _game(data.ruleset, data.players, [f"{k}={v}" for k, v in data.options.items()])
+    g = game_for_log(data, log, rules)
+    if not data.complete:
+        error_console.print("[yellow]warning:[/] a version-1 log without its final record: if it was cut "
+                            "short, replay cannot tell")
     result = do_replay(g, data)
     if not result.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this log was written")
     if result.diverged_at is not None:
-        error_console.print(f"diverged at move {result.diverged_at}: {escape(str(result.reason))}")
+        where = f"{log}:{result.line}: " if result.line else ""
+        error_console.print(escape(f"{where}diverged at move {result.diverged_at}: {result.reason}"))
         raise typer.Exit(1)
     if result.final_matches is False:
         error_console.print("all moves replayed, but the final state differs from the one recorded")
@@ -257,7 +269,7 @@ def graph(game: str,
             text = export_states(ex, fmt)
             if output:
                 output.write_text(text, encoding="utf-8")
-                error_console.print(f"written {output}")
+                error_console.print(f"written {escape(str(output))}")
             else:
                 print(text)
         if as_json:
@@ -268,7 +280,7 @@ def graph(game: str,
     text = export_flow(load_rules(game), fmt or "dot")
     if output:
         output.write_text(text, encoding="utf-8")
-        console.print(f"written {output}")
+        console.print(f"written {escape(str(output))}")
     else:
         print(text)
 
@@ -307,7 +319,7 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
     text = "\n".join(playthrough_lines(game, players, seed, max_moves=moves)) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")
-        console.print(f"written {output}")
+        console.print(f"written {escape(str(output))}")
     else:
         print(text, end="")
 
@@ -329,10 +341,20 @@ def main():
         raise SystemExit(2)
     except (FileNotFoundError, CorruptFile) as exc:
         fail(str(exc))
-    except RuleError as exc:
-        fail(f"the ruleset failed while running: {exc}")
+    except (RuleError, EvalError) as exc:
+        # The rules, not the player, went wrong: shown like any diagnostic, at its place.
+        print_diagnostics([Diagnostic(exc.code, f"the ruleset failed while running: {exc.message}",
+                                      exc.span, rule=getattr(exc, "rule", None))])
+        raise SystemExit(2)
     except KeyboardInterrupt:
         raise SystemExit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, see below
+        # Nothing a user types should reach here; if something does, it is a bug in meeple.
+        # Say so in one line (the traceback is for developers: MEEPLE_TRACEBACK=1).
+        if os.environ.get("MEEPLE_TRACEBACK"):
+            raise
+        fail(f"internal error in meeple ({type(exc).__name__}: {exc}); please report it with the "
+             "command that caused it (MEEPLE_TRACEBACK=1 shows the details)", code=70)
 
 
 if __name__ == "__main__":

@@ -89,7 +89,10 @@ def news_line(game, before, move, viewer, lang) -> str:
 
 
 def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path: str | None,
-             bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None):
+             bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None,
+             prior_moves=()):
+    """`prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
+    save's), so that saves and the log written here record the whole game."""
     history = []  # (state_before, move)
     bot = RandomBot(bot_seed)
     humans = [p for p in range(game.player_count) if p not in bots]
@@ -145,8 +148,12 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 break
             if answer.startswith("s "):
                 path = answer[2:].strip()
-                save_state(game, state, path, seed)
-                console.print(f"saved to {path}")
+                try:
+                    save_state(game, state, path, seed, [*prior_moves, *(m for _, m in history)])
+                except OSError as exc:
+                    console.print(f"[red]not saved:[/] {escape(str(exc))}")
+                    continue
+                console.print(f"saved to {escape(path)}")
                 continue
             try:
                 if answer.isdigit() and 1 <= int(answer) <= len(moves):
@@ -164,8 +171,12 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
     if game.is_terminal(state):
         show_result(game, state, lang, seed)
     if log_path:
-        write_log(log_path, game, seed, [m for _, m in history], state)
-        console.print(f"replay log written to {log_path}")
+        try:
+            write_log(log_path, game, seed, [*prior_moves, *(m for _, m in history)], state)
+        except OSError as exc:
+            console.print(f"[red]replay log not written:[/] {escape(str(exc))}")
+        else:
+            console.print(f"replay log written to {escape(log_path)}")
     return state, history
 
 

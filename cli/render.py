@@ -16,8 +16,11 @@ from meeple.interpreter.moves import format_value
 
 from .phrases import phrase
 
-console = Console(highlight=False)
-error_console = Console(stderr=True, highlight=False)
+# No emoji codes and no highlighting: user text such as `game.yaml:100:` must print as
+# written (with emoji on, `:100:` becomes a picture).  Markup stays on for our own styles,
+# so user text inside a styled line is always passed through `escape`.
+console = Console(highlight=False, emoji=False)
+error_console = Console(stderr=True, highlight=False, emoji=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

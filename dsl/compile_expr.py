@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import expr_ast as A
+from .compare import charge
 from .eval_errors import EvalError
-from .functions import (FUNCTIONS, MAX_INT, MAX_LIST, as_seq, check_int, check_list, check_str,
-                        contains, equal, fail, is_int, kind_of, less, map_key)
+from .functions import (FUNCTIONS, MAX_INT, MAX_LIST, arith, as_seq, check_list, contains, enter_call,
+                        equal, fail, is_int, kind_of, less, map_key)
 from .scope import Scope
 from .types import ANY
 from .values import Item
@@ -68,15 +69,6 @@ def _raiser(code: str, message: str, span) -> Compiled:
     return raise_
 
 
-def _charge(ctx, n, span):
-    try:
-        ctx.charge(n)
-    except EvalError as exc:
-        if exc.span is None:
-            exc.span = span
-        raise
-
-
 def _restore(b: dict, name: str, old) -> None:
     if old is MISSING:
         b.pop(name, None)
@@ -125,21 +117,6 @@ def _c_map(node, scope):
 
 # -- operators ---------------------------------------------------------------------------
 
-def _arith_slow(op, a, b, span):
-    if is_int(a) and is_int(b):
-        if op in ("//", "%") and b == 0:
-            fail("division by zero" if op == "//" else "modulo by zero", span)
-        r = a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else \
-            a // b if op == "//" else a % b
-        return check_int(r, span)
-    if op == "+":
-        if isinstance(a, str) and isinstance(b, str):
-            return check_str(a + b, span)
-        if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-            return check_list(tuple(a) + tuple(b), span)
-    fail(f"'{op}' cannot combine {kind_of(a)} and {kind_of(b)}", span)
-
-
 def _arith(node, lf, rf):
     op, span = node.op, node.span
     c = rf.const_value if _is_const(rf) and type(rf.const_value) is int else None
@@ -150,7 +127,7 @@ def _arith(node, lf, rf):
                 r = a + c
                 if -MAX_INT <= r <= MAX_INT:
                     return r
-            return _arith_slow("+", a, c, span)
+            return arith("+", a, c, span, ctx)
     elif op == "-" and c is not None:
         def f(ctx):
             a = lf(ctx)
@@ -158,7 +135,7 @@ def _arith(node, lf, rf):
                 r = a - c
                 if -MAX_INT <= r <= MAX_INT:
                     return r
-            return _arith_slow("-", a, c, span)
+            return arith("-", a, c, span, ctx)
     elif op == "+":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
@@ -166,7 +143,7 @@ def _arith(node, lf, rf):
                 r = a + b
                 if -MAX_INT <= r <= MAX_INT:
                     return r
-            return _arith_slow("+", a, b, span)
+            return arith("+", a, b, span, ctx)
     elif op == "-":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
@@ -174,7 +151,7 @@ def _arith(node, lf, rf):
                 r = a - b
                 if -MAX_INT <= r <= MAX_INT:
                     return r
-            return _arith_slow("-", a, b, span)
+            return arith("-", a, b, span, ctx)
     elif op == "*":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
@@ -182,24 +159,24 @@ def _arith(node, lf, rf):
                 r = a * b
                 if -MAX_INT <= r <= MAX_INT:
                     return r
-            return _arith_slow("*", a, b, span)
+            return arith("*", a, b, span, ctx)
     elif op == "//":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
             if type(a) is int and type(b) is int and b:
                 return a // b
-            return _arith_slow("//", a, b, span)
+            return arith("//", a, b, span, ctx)
     else:
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
             if type(a) is int and type(b) is int and b:
                 return a % b
-            return _arith_slow("%", a, b, span)
+            return arith("%", a, b, span, ctx)
     return f
 
 
 def _equality(node, lf, rf):
-    negate = node.op == "!="
+    negate, span = node.op == "!=", node.span
     if _is_const(rf) and (rf.const_value is None or type(rf.const_value) is bool):
         c = rf.const_value
         return (lambda ctx: lf(ctx) is not c) if negate else (lambda ctx: lf(ctx) is c)
@@ -208,7 +185,7 @@ def _equality(node, lf, rf):
 
         def eq_const(ctx):
             a = lf(ctx)
-            return a == c if type(a) is t else equal(a, c)
+            return a == c if type(a) is t else equal(a, c, ctx, span)
         return (lambda ctx: not eq_const(ctx)) if negate else eq_const
 
     def eq(ctx):
@@ -216,7 +193,7 @@ def _equality(node, lf, rf):
         t = type(a)
         if t is type(b) and t in _FLAT:
             return a == b
-        return equal(a, b)
+        return equal(a, b, ctx, span)
     return (lambda ctx: not eq(ctx)) if negate else eq
 
 
@@ -225,19 +202,19 @@ def _order_const(op, lf, c, span):
     if op == "<":
         def f(ctx):
             a = lf(ctx)
-            return a < c if type(a) is int else less(a, c, span)
+            return a < c if type(a) is int else less(a, c, span, ctx)
     elif op == ">":
         def f(ctx):
             a = lf(ctx)
-            return a > c if type(a) is int else less(c, a, span)
+            return a > c if type(a) is int else less(c, a, span, ctx)
     elif op == "<=":
         def f(ctx):
             a = lf(ctx)
-            return a <= c if type(a) is int else not less(c, a, span)
+            return a <= c if type(a) is int else not less(c, a, span, ctx)
     else:
         def f(ctx):
             a = lf(ctx)
-            return a >= c if type(a) is int else not less(a, c, span)
+            return a >= c if type(a) is int else not less(a, c, span, ctx)
     return f
 
 
@@ -248,19 +225,19 @@ def _order(node, lf, rf):
     if op == "<":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
-            return a < b if type(a) is int and type(b) is int else less(a, b, span)
+            return a < b if type(a) is int and type(b) is int else less(a, b, span, ctx)
     elif op == ">":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
-            return a > b if type(a) is int and type(b) is int else less(b, a, span)
+            return a > b if type(a) is int and type(b) is int else less(b, a, span, ctx)
     elif op == "<=":
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
-            return a <= b if type(a) is int and type(b) is int else not less(b, a, span)
+            return a <= b if type(a) is int and type(b) is int else not less(b, a, span, ctx)
     else:
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
-            return a >= b if type(a) is int and type(b) is int else not less(a, b, span)
+            return a >= b if type(a) is int and type(b) is int else not less(a, b, span, ctx)
     return f
 
 
@@ -273,10 +250,10 @@ def _c_binary(node, scope):
         f = _equality(node, lf, rf)
     elif op == "in":
         def f(ctx):
-            return contains(lf(ctx), rf(ctx), span)
+            return contains(lf(ctx), rf(ctx), span, ctx)
     elif op == "not in":
         def f(ctx):
-            return not contains(lf(ctx), rf(ctx), span)
+            return not contains(lf(ctx), rf(ctx), span, ctx)
     else:
         f = _order(node, lf, rf)
     return _fold(f, lf, rf)
@@ -485,7 +462,8 @@ def _c_call(node, scope):
 
 
 def _define_call(node, sym, scope):
-    """A function the ruleset defines: its reader yields `call(ctx, *args)`."""
+    """A function the ruleset defines: its reader yields `call(ctx, *args)`.  Each call is
+    charged, and calls nested deeper than MAX_CALL_DEPTH stop (a definition may recurse)."""
     span, name, read = node.span, node.func, sym.read
     params = sym.meta.get("params")
     if params is not None and len(params) != len(node.args):
@@ -496,13 +474,23 @@ def _define_call(node, sym, scope):
 
         def f(ctx):
             try:
-                return read(ctx)(ctx, a0(ctx))
+                v = a0(ctx)
+                depth = enter_call(ctx, name)
+                try:
+                    return read(ctx)(ctx, v)
+                finally:
+                    ctx.call_depth = depth
             except _CAUGHT as exc:
                 raise _call_errors(exc, span, name) from None
     else:
         def f(ctx):
             try:
-                return read(ctx)(ctx, *[a(ctx) for a in args])
+                vs = [a(ctx) for a in args]
+                depth = enter_call(ctx, name)
+                try:
+                    return read(ctx)(ctx, *vs)
+                finally:
+                    ctx.call_depth = depth
             except _CAUGHT as exc:
                 raise _call_errors(exc, span, name) from None
     return f
@@ -580,7 +568,7 @@ def _for_level(names, it, conds, inner, span):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, span)
-        _charge(ctx, len(seq), span)
+        charge(ctx, len(seq), span)
         b = ctx.bindings
         olds = [b.get(n, MISSING) for n in names]
         try:
@@ -648,7 +636,7 @@ def _simple_listcomp(node, scope):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, ispan)
-        _charge(ctx, len(seq), ispan)
+        charge(ctx, len(seq), ispan)
         b = ctx.bindings
         old = b.get(name, MISSING)
         out = []
@@ -735,7 +723,7 @@ def _simple_lazy_call(node, scope):
         seq = it(ctx)
         if type(seq) is not tuple:
             seq = as_seq(seq, ispan)
-        _charge(ctx, len(seq), ispan)
+        charge(ctx, len(seq), ispan)
         b = ctx.bindings
         old = b.get(name, MISSING)
         try:

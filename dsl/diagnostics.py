@@ -19,6 +19,10 @@ class Diagnostic:
     notes: tuple[str, ...] = field(default=())
     rule: str | None = None  # the rulebook citation of the element concerned
 
+    def __post_init__(self):
+        if self.span is None:  # every diagnostic is printed and sorted by its position
+            object.__setattr__(self, "span", Span.unknown())
+
     def render(self, source_lines: list[str] | None = None) -> str:
         head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
         if self.rule:
@@ -31,12 +35,27 @@ class Diagnostic:
             if self.span.end_line == self.span.line:
                 width = max(1, self.span.end_col - self.span.col)
             width = min(width, max(1, len(text) - self.span.col + 1))
+            text, col = _window(text, self.span.col)
+            width = min(width, QUOTE_WIDTH)
             gutter = f"{self.span.line:>4} | "
             out.append(gutter + text)
-            out.append(" " * (len(gutter) + self.span.col - 1) + "^" * width)
+            out.append(" " * (len(gutter) + col - 1) + "^" * width)
         for note in self.notes:
             out.append(f"  note: {note}")
         return "\n".join(out)
+
+
+QUOTE_WIDTH = 100
+
+
+def _window(text: str, col: int) -> tuple[str, int]:
+    """At most QUOTE_WIDTH characters of a long source line, around the caret's column."""
+    if len(text) <= QUOTE_WIDTH:
+        return text, col
+    start = max(0, min(col - 1 - QUOTE_WIDTH // 2, len(text) - QUOTE_WIDTH))
+    end = start + QUOTE_WIDTH
+    shown = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return shown, col - start + (1 if start else 0)
 
 
 _line_cache: dict[str, list[str]] = {}
@@ -51,8 +70,8 @@ def _read_lines(file: str) -> list[str] | None:
     if file in _line_cache:
         return _line_cache[file]
     try:
-        lines = Path(file).read_text(encoding="utf-8").split("\n")
-    except OSError:
+        lines = Path(file).read_text(encoding="utf-8", errors="replace").split("\n")
+    except (OSError, ValueError):
         return None
     _line_cache[file] = lines
     return lines

@@ -11,8 +11,8 @@ from contextlib import closing
 
 from . import expr_ast as A
 from .eval_errors import EvalError
-from .functions import (FUNCTIONS, as_seq, check_int, check_list, check_str, contains,
-                        equal, fail, is_int, kind_of, less, map_key, truth)
+from .functions import (FUNCTIONS, as_seq, charge_scan, check_int, check_list, check_str, contains,
+                        enter_call, equal, fail, is_int, kind_of, less, map_key, truth)
 from .scope import Scope
 from .types import ANY
 from .values import Item
@@ -53,7 +53,7 @@ def _ev(node, scope, ctx):
             return left
         return truth(_ev(node.right, scope, ctx), "the right " + what, node.span)
     if isinstance(node, A.Binary):
-        return _binary(node, _ev(node.left, scope, ctx), _ev(node.right, scope, ctx))
+        return _binary(node, _ev(node.left, scope, ctx), _ev(node.right, scope, ctx), ctx)
     if isinstance(node, A.Cond):
         test = truth(_ev(node.test, scope, ctx), "the condition of 'if ... else'", node.span)
         return _ev(node.then if test else node.orelse, scope, ctx)
@@ -93,7 +93,7 @@ def _unary(node, v):
     return -v
 
 
-def _binary(node, a, b):
+def _binary(node, a, b, ctx):
     op, span = node.op, node.span
     if op in ("+", "-", "*", "//", "%"):
         if is_int(a) and is_int(b):
@@ -107,25 +107,27 @@ def _binary(node, a, b):
                 fail("division by zero", span)
             return check_int(a // b if op == "//" else a % b, span)
         if op == "+" and isinstance(a, str) and isinstance(b, str):
+            charge_scan(ctx, len(a) + len(b), span)
             return check_str(a + b, span)
         if op == "+" and isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+            charge_scan(ctx, len(a) + len(b), span)
             return check_list(tuple(a) + tuple(b), span)
         fail(f"'{op}' cannot combine {kind_of(a)} and {kind_of(b)}", span)
     if op == "==":
-        return equal(a, b)
+        return equal(a, b, ctx, span)
     if op == "!=":
-        return not equal(a, b)
+        return not equal(a, b, ctx, span)
     if op == "in":
-        return contains(a, b, span)
+        return contains(a, b, span, ctx)
     if op == "not in":
-        return not contains(a, b, span)
+        return not contains(a, b, span, ctx)
     if op == "<":
-        return less(a, b, span)
+        return less(a, b, span, ctx)
     if op == ">":
-        return less(b, a, span)
+        return less(b, a, span, ctx)
     if op == "<=":
-        return not less(b, a, span)
-    return not less(a, b, span)
+        return not less(b, a, span, ctx)
+    return not less(a, b, span, ctx)
 
 
 def _index(o, i, span):
@@ -214,7 +216,11 @@ def _define_call(node, sym, scope, ctx):
         raise EvalError("T402", f"{node.func} takes {len(params)} arguments", node.span)
     try:
         args = [_ev(a, scope, ctx) for a in node.args]
-        return sym.read(ctx)(ctx, *args)
+        depth = enter_call(ctx, node.func)
+        try:
+            return sym.read(ctx)(ctx, *args)
+        finally:
+            ctx.call_depth = depth
     except EvalError as exc:
         exc.span = exc.span or node.span
         raise

@@ -16,39 +16,36 @@ from typing import Any, Callable
 
 import networkx as nx
 
-from .eval_errors import EvalError, EvalLimitError
+# The value rules are re-exported: the evaluators and tests take them from here.
+from .compare import (charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
+                      order_key, same_as, strict_key)
+from .eval_errors import EvalLimitError
 from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of
-from .values import Item
 
 MAX_INT = 10**18
 MAX_LIST = 100_000
 MAX_STR = 10_000
 MAX_RANGE = 100_000
+MAX_DEPTH = 64  # lists and maps inside each other, in a value the state keeps
 
 
 # -- value rules -------------------------------------------------------------------
+# Equality, membership and order live in compare.py, charged for their work.
 
-def fail(message: str, span=None):
-    raise EvalError("R701", message, span)
+MAX_CALL_DEPTH = 64  # definitions calling definitions, nested
+CALL_COST = 20  # what one call of a definition costs on the cost counter
 
 
-def kind_of(v) -> str:
-    """The language's name for a value's type, for messages and checks."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int"
-    if isinstance(v, str):
-        return "str"
-    if isinstance(v, (tuple, list)):
-        return "list"
-    if isinstance(v, dict):
-        return "map"
-    if isinstance(v, Item):
-        return "item"
-    return type(v).__name__
+def enter_call(ctx, name: str) -> int:
+    """Charge a call of definition `name` and go one level deeper; returns the depth to
+    restore in `ctx.call_depth` when the call is over."""
+    depth = getattr(ctx, "call_depth", 0)
+    if depth >= MAX_CALL_DEPTH:
+        raise EvalLimitError("R702", f"definitions call each other more than {MAX_CALL_DEPTH} "
+                             f"levels deep (in '{name}')")
+    ctx.charge(CALL_COST)
+    ctx.call_depth = depth + 1
+    return depth
 
 
 def is_int(v) -> bool:
@@ -73,6 +70,25 @@ def check_str(s, span=None):
     return s
 
 
+def arith(op: str, a, b, span=None, ctx=None):
+    """`a op b` by the language's rules: ints within ±10**18; `+` also joins two strings
+    or two lists (charged for the copy).  Shared by the compiler's slow path and effects."""
+    if is_int(a) and is_int(b):
+        if op in ("//", "%") and b == 0:
+            fail("division by zero" if op == "//" else "modulo by zero", span)
+        r = a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else \
+            a // b if op == "//" else a % b
+        return check_int(r, span)
+    if op == "+":
+        if isinstance(a, str) and isinstance(b, str):
+            charge_scan(ctx, len(a) + len(b), span)
+            return check_str(a + b, span)
+        if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+            charge_scan(ctx, len(a) + len(b), span)
+            return check_list(tuple(a) + tuple(b), span)
+    fail(f"'{op}' cannot combine {kind_of(a)} and {kind_of(b)}", span)
+
+
 def want_int(v, what: str):
     if not is_int(v):
         fail(f"{what} must be int, found {kind_of(v)}")
@@ -93,103 +109,9 @@ def want_map(v, what: str) -> dict:
     fail(f"{what} must be a map, found {kind_of(v)}")
 
 
-def strict_key(v):
-    """A hashable stand-in under which two values are equal exactly when the
-    language says so (unlike Python, true is not 1)."""
-    if isinstance(v, bool):
-        return ("b", v)
-    if isinstance(v, int):
-        return ("i", int(v))
-    if isinstance(v, str):
-        return ("s", str(v))
-    if v is None:
-        return ("n",)
-    if isinstance(v, Item):
-        return ("t", v.id)
-    if isinstance(v, (tuple, list)):
-        return ("l",) + tuple(strict_key(x) for x in v)
-    if isinstance(v, dict):
-        return ("m", frozenset((strict_key(k), strict_key(x)) for k, x in v.items()))
-    return ("o", id(v))
-
-
-_FLAT = frozenset({int, str, bool, type(None), Item})
-
-
-def equal(a, b) -> bool:
-    t = type(a)
-    if t is type(b):
-        if t in _FLAT:
-            return a == b
-        if t is tuple:
-            return len(a) == len(b) and all(map(equal, a, b))
-        if t is dict and _plain_keys(a) and _plain_keys(b):
-            # With no true/false keys, Python's key lookup is the language's equality.
-            return len(a) == len(b) and all(k in b and equal(v, b[k]) for k, v in a.items())
-    return strict_key(a) == strict_key(b)
-
-
-def _plain_keys(m: dict) -> bool:
-    return all(type(k) is str or type(k) is int for k in m)
-
-
-def _same(v):
-    """A predicate true exactly for the values the language calls equal to `v`."""
-    t = type(v)
-    if t in _FLAT:
-        return lambda x: type(x) is t and x == v
-    k = strict_key(v)
-    return lambda x: strict_key(x) == k
-
-
-def contains(x, container, span=None) -> bool:
-    if isinstance(container, (tuple, list)):
-        if x not in container:
-            return False  # strict equality implies Python equality
-        if type(x) in (str, Item, type(None)):
-            return True
-        k = strict_key(x)
-        return any(strict_key(e) == k for e in container)
-    if isinstance(container, dict):
-        return map_has(container, x, span)
-    if isinstance(container, str):
-        if not isinstance(x, str):
-            fail(f"'in' a string needs a string on the left, found {kind_of(x)}", span)
-        return x in container
-    fail(f"'in' needs a list, map or string on the right, found {kind_of(container)}", span)
-
-
-def map_key(k, span=None):
-    if isinstance(k, (str, int)):
-        return k
-    fail(f"map keys are str, int or bool, found {kind_of(k)}", span)
-
-
-def map_has(m: dict, k, span=None) -> bool:
-    return map_key(k, span) in m
-
-
-def order_key(v, span=None):
-    """A Python-comparable form of v; refuses values that have no order."""
-    if isinstance(v, bool) or v is None or isinstance(v, dict):
-        fail(f"values of type {kind_of(v)} cannot be ordered", span)
-    if isinstance(v, (tuple, list)):
-        return tuple(order_key(x, span) for x in v)
-    if isinstance(v, (int, str, Item)):
-        return v
-    fail(f"values of type {kind_of(v)} cannot be ordered", span)
-
-
-def less(a, b, span=None) -> bool:
-    try:
-        return order_key(a, span) < order_key(b, span)
-    except (TypeError, AttributeError):
-        fail(f"cannot order {kind_of(a)} against {kind_of(b)}", span)
-
-
-def _sorted(xs, keys, reverse=False):
+def _sorted(ctx, xs, keys, reverse=False):
     """Stable sort of xs by keys, with errors in the language's terms."""
-    ks = [order_key(k) for k in keys]
+    ks = [order_key(k, None, ctx) for k in keys]
     try:
         order = sorted(range(len(xs)), key=ks.__getitem__, reverse=reverse)
     except (TypeError, AttributeError):
@@ -197,8 +119,8 @@ def _sorted(xs, keys, reverse=False):
     return tuple(xs[i] for i in order)
 
 
-def _pick(xs, keys, smallest: bool):
-    ks = [order_key(k) for k in keys]
+def _pick(ctx, xs, keys, smallest: bool):
+    ks = [order_key(k, None, ctx) for k in keys]
     try:
         i = (min if smallest else max)(range(len(xs)), key=ks.__getitem__)
     except (TypeError, AttributeError):
@@ -335,7 +257,7 @@ def _minmax(smallest):
         if not xs:
             fail(f"{'min' if smallest else 'max'} of an empty list")
         ctx.charge(len(xs))
-        return _pick(xs, xs, smallest)
+        return _pick(ctx, xs, xs, smallest)
     return impl
 
 
@@ -400,7 +322,7 @@ def _unique(ctx, xs):
     ctx.charge(len(xs))
     seen, out = set(), []
     for x in xs:
-        k = strict_key(x)
+        k = strict_key(x, ctx)
         if k not in seen:
             seen.add(k)
             out.append(x)
@@ -451,7 +373,7 @@ def _concat(ctx, *lists):
 def _index_of(ctx, xs, v):
     xs = want_list(xs, "the first argument of index_of")
     ctx.charge(len(xs))
-    same = _same(v)
+    same = same_as(v, ctx)
     return next((i for i, x in enumerate(xs) if same(x)), -1)
 
 
@@ -459,7 +381,7 @@ def _index_of(ctx, xs, v):
 def _count_of(ctx, xs, v):
     xs = want_list(xs, "the first argument of count_of")
     ctx.charge(len(xs))
-    same = _same(v)
+    same = same_as(v, ctx)
     return sum(1 for x in xs if same(x))
 
 
@@ -532,7 +454,7 @@ def _get(ctx, m, key, default):
     return xs[i] if -len(xs) <= i < len(xs) else default
 
 
-@_fn("with_key", 3, 3, lambda ts, cs: ts[0] if ts[0].name == "map" else MAP, [MAP, (STR, INT, BOOL), None])
+@_fn("with_key", 3, 3, lambda ts, cs: ts[0] if ts[0].name == "map" else MAP, [MAP, (STR, INT), None])
 def _with_key(ctx, m, key, value):
     out = dict(want_map(m, "the first argument of with_key"))
     out[map_key(key)] = value
@@ -569,7 +491,7 @@ def _sorter(reverse):
     def impl(ctx, xs, f=None):
         xs = want_list(xs, "the first argument")
         ctx.charge(len(xs))
-        return _sorted(xs, xs if f is None else [f(x) for x in xs], reverse)
+        return _sorted(ctx, xs, xs if f is None else [f(x) for x in xs], reverse)
     return impl
 
 
@@ -583,7 +505,7 @@ def _by(smallest):
         if not xs:
             fail("the list is empty")
         ctx.charge(len(xs))
-        return _pick(xs, [f(x) for x in xs], smallest)
+        return _pick(ctx, xs, [f(x) for x in xs], smallest)
     return impl
 
 
@@ -626,6 +548,11 @@ _fn("counterclockwise", 1, 1, list_of(INT), [INT])(_around(-1))
 
 # -- boards --------------------------------------------------------------------------
 
+# The functions whose first argument names a board: a name given as text is checked
+# against the ruleset's boards when it is loaded (dsl/typecheck.py).
+BOARD_FUNCTIONS = frozenset({"nodes", "nodes_where", "neighbours", "has_edge", "attr", "edge_attr",
+                             "path", "distance", "reachable", "lines", "hop_targets", "within"})
+
 def _board(ctx, b):
     if isinstance(b, nx.Graph):
         return b
@@ -662,7 +589,7 @@ def _nodes(ctx, b):
 def _nodes_where(ctx, b, key, value):
     g = _board(ctx, b)
     ctx.charge(len(g))
-    k = strict_key(value)
+    k = strict_key(value, ctx)
     cache = g.graph.setdefault("_meeple_where", {})
     hit = cache.get((key, k))
     if hit is None:
@@ -724,7 +651,9 @@ def _distance(ctx, b, x, y):
 def _reachable(ctx, b, start, allowed):
     g = _board(ctx, b)
     start = _node(g, start)
-    keep = {n for n in want_list(allowed, "the allowed nodes") if isinstance(n, str) and n in g}
+    allowed = want_list(allowed, "the allowed nodes")
+    charge_scan(ctx, len(allowed))
+    keep = {n for n in allowed if isinstance(n, str) and n in g}
     keep.add(start)
     ctx.charge(len(keep))
     return _node_list(nx.descendants(g.subgraph(keep), start))
@@ -735,27 +664,54 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 @_fn("lines", 2, 2, list_of(list_of(STR)), [None, INT])
 def _lines(ctx, b, k):
-    """Straight runs of k cells on a grid, computed once per board and length."""
+    """Straight runs of k cells on a grid, computed once per board and length.  How far a
+    run goes from each cell is counted first, so the work is the board's size and the
+    answer's, whatever k is (a line longer than the board is simply not there)."""
     g = _board(ctx, b)
     k = want_int(k, "the line length")
     if k < 1:
         fail("lines need a length of at least 1")
     cache = g.graph.setdefault("_meeple_lines", {})
     if k not in cache:
-        at = {}
-        for n, data in g.nodes(data=True):
-            r, c = data.get("row"), data.get("col")
-            if is_int(r) and is_int(c):
-                at[(r, c)] = n
-        out = []
-        for (r, c) in sorted(at):
-            for dr, dc in (_DIRECTIONS if k > 1 else _DIRECTIONS[:1]):
-                cells = [at.get((r + i * dr, c + i * dc)) for i in range(k)]
-                if None not in cells:
-                    out.append(tuple(cells))
-        cache[k] = check_list(tuple(out))
+        ctx.charge(len(g))
+        runs = _grid_runs(g)
+        at, directions = runs[0], _DIRECTIONS if k > 1 else _DIRECTIONS[:1]
+        starts = [(r, c, d) for (r, c) in sorted(at) for d in directions
+                  if runs[1][d].get((r, c), 0) >= k]
+        check_list(starts)
+        ctx.charge(len(starts) * k)
+        cache[k] = tuple(tuple(at[(r + i * dr, c + i * dc)] for i in range(k))
+                         for r, c, (dr, dc) in starts)
     ctx.charge(len(cache[k]))
     return cache[k]
+
+
+def _grid_runs(g):
+    """(cell -> node, {direction: {cell: cells in a row from it, itself included}})."""
+    cached = g.graph.get("_meeple_runs")
+    if cached is not None:
+        return cached
+    at = {}
+    for n, data in g.nodes(data=True):
+        r, c = data.get("row"), data.get("col")
+        if is_int(r) and is_int(c):
+            at[(r, c)] = n
+    runs = {}
+    for dr, dc in _DIRECTIONS:
+        run: dict = {}
+        for cell in at:  # each run is walked once, from the cell where it starts
+            r, c = cell
+            if (r - dr, c - dc) in at:
+                continue
+            line = []
+            while (r, c) in at:
+                line.append((r, c))
+                r, c = r + dr, c + dc
+            for i, x in enumerate(line):
+                run[x] = len(line) - i
+        runs[(dr, dc)] = run
+    cached = g.graph["_meeple_runs"] = (at, runs)
+    return cached
 
 
 @_fn("hop_targets", 5, 5, list_of(STR), [None, STR, LIST, LIST, INT])
@@ -767,8 +723,10 @@ def _hop_targets(ctx, b, start, over, blocked, k):
     g = _board(ctx, b)
     start = _node(g, start)
     k = want_int(k, "the number of nodes that may be passed")
-    over = {n for n in want_list(over, "the nodes that may be passed") if isinstance(n, str)}
-    blocked = {n for n in want_list(blocked, "the blocked nodes") if isinstance(n, str)}
+    over, blocked = want_list(over, "the nodes that may be passed"), want_list(blocked, "the blocked nodes")
+    charge_scan(ctx, len(over) + len(blocked))
+    over = {n for n in over if isinstance(n, str)}
+    blocked = {n for n in blocked if isinstance(n, str)}
     seen, frontier, out = {start}, [start], set()
     for depth in range(k + 1):
         nxt = []
@@ -801,6 +759,7 @@ def _within(ctx, b, start, k):
     cache = g.graph.setdefault("_meeple_within", {})
     key = (start, k)
     if key not in cache:
+        ctx.charge(len(g))
         dist = nx.single_source_shortest_path_length(g, start, cutoff=k)
         cache[key] = _node_list(n for n, d in dist.items() if 0 < d)
     ctx.charge(len(cache[key]))
@@ -820,5 +779,6 @@ def _sum_maps(ctx, ms):
         for k, v in m.items():
             if type(v) is not int:
                 want_int(v, "a count")
-            out[k] = out.get(k, 0) + v
+            k = map_key(k)
+            out[k] = check_int(out.get(k, 0) + v)
     return out

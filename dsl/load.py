@@ -15,7 +15,7 @@ from .build_support import Reader
 from .diagnostics import Diagnostic, RulesetError, register_source
 from .model import Ruleset
 from .schema import check_sections
-from .source import LDict, Span, YamlError, read_yaml
+from .source import MAX_RULESET_FILES, LDict, Span, YamlError, read_source, read_yaml
 
 
 def ruleset_files(path: Path) -> list[Path]:
@@ -41,21 +41,23 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
     files = ruleset_files(path)
     if not files:
         return None, [Diagnostic("Y003", f"{path} holds no .yaml files", Span.unknown(str(path)))]
+    if len(files) > MAX_RULESET_FILES:
+        return None, [Diagnostic("Y012", f"{path} holds {len(files)} .yaml files; a ruleset may have at "
+                                 f"most {MAX_RULESET_FILES}", Span.unknown(str(path)))]
     digest = hashlib.sha256()
     parts = {s: [] for s in SECTIONS}
     for f in files:
         name = _display(f)
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            diagnostics.append(Diagnostic("Y002", f"cannot read {name}: {exc}", Span.unknown(name)))
-            continue
+        text, problem = read_source(f, name)
         register_source(name, text)
+        if problem is not None:
+            diagnostics.append(Diagnostic(problem.code, problem.message, problem.span))
+            continue
         digest.update(f.name.encode() + b"\0" + text.encode() + b"\0")
         try:
             doc = read_yaml(f, text, name)
         except YamlError as exc:
-            diagnostics.append(Diagnostic("Y001", exc.message, exc.span))
+            diagnostics.append(Diagnostic(exc.code, exc.message, exc.span))
             continue
         if doc is None:
             continue
@@ -64,6 +66,8 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
                                           getattr(doc, "span", Span.unknown(name))))
             continue
         for key, value in doc.items():
+            if str(key).startswith("x-"):
+                continue  # a place for anchors and templates, ignored
             if key not in SECTIONS:
                 import difflib
                 close = difflib.get_close_matches(str(key), SECTIONS, n=1)

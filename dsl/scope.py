@@ -49,9 +49,12 @@ class Scope:
 
     def __init__(self, symbols: dict[str, Symbol] | None = None, parent: "Scope | None" = None,
                  item_kinds: dict[str, dict[str, Type]] | None = None,
-                 item_props: dict[str, dict[str, Type]] | None = None):
+                 item_props: dict[str, dict[str, Type]] | None = None,
+                 boards: frozenset[str] | None = None):
         self.symbols = dict(symbols or {})
         self.parent = parent
+        # The board names the ruleset declares; None where they are not known (tests).
+        self.boards = boards if boards is not None else (parent.boards if parent else None)
         self.item_kinds = item_kinds if item_kinds is not None else (parent.item_kinds if parent else {})
         self.item_props = item_props if item_props is not None else (parent.item_props if parent else {})
 

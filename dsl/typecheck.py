@@ -12,13 +12,14 @@ import difflib
 
 from . import expr_ast as A
 from .diagnostics import Diagnostic
-from .functions import FUNCTIONS, NO_CONST
+from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST
 from .scope import Scope
 from .types import ANY, BOOL, INT, NONE, STR, Type, element_type, item_of, list_of, map_of
 
 _CONST_TYPES = {bool: BOOL, int: INT, str: STR, type(None): NONE}
 _PYTHON_SPELLINGS = {"True": "true", "False": "false", "None": "none"}
 _ORDERED = {"int", "str", "list", "item", "any"}
+_KEY_TYPES = {"str", "int", "any"}  # a bool key would merge with 1 or 0 (functions.map_key)
 
 
 def infer_type(expr: A.Expr, scope: Scope) -> tuple[Type, list[Diagnostic]]:
@@ -117,8 +118,8 @@ class _Checker:
         kt = vt = None
         for key, value in node.entries:
             k = self.visit(key, scope)
-            if k.name not in ("str", "int", "bool", "any"):
-                self.error("T401", f"map keys must be str, int or bool, found {k}", key.span)
+            if k.name not in _KEY_TYPES:
+                self.error("T401", f"map keys must be str or int, found {k}", key.span)
             v = self.visit(value, scope)
             kt = k if kt is None else join(kt, k)
             vt = v if vt is None else join(vt, v)
@@ -290,6 +291,10 @@ class _Checker:
                            f"found {t}", arg.span)
             types.append(t)
             consts.append(arg.value if isinstance(arg, A.Const) else NO_CONST)
+        if fn.name in BOARD_FUNCTIONS and consts and isinstance(consts[0], str) \
+                and scope.boards is not None and consts[0] not in scope.boards:
+            self.error("N307", f"there is no board '{consts[0]}'{_close(consts[0], scope.boards)}",
+                       node.args[0].span, [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"])
         if fn.name == "items" and isinstance(consts[:1] and consts[0], str) and scope.item_kinds:
             if consts[0] not in scope.item_kinds:
                 self.error("N303", f"there is no item kind '{consts[0]}'"
@@ -355,6 +360,6 @@ class _Checker:
     def v_MapComp(self, node, scope):
         inner = self._clauses(node.clauses, scope)
         k = self.visit(node.key, inner)
-        if k.name not in ("str", "int", "bool", "any"):
-            self.error("T401", f"map keys must be str, int or bool, found {k}", node.key.span)
+        if k.name not in _KEY_TYPES:
+            self.error("T401", f"map keys must be str or int, found {k}", node.key.span)
         return map_of(k, self.visit(node.value, inner))

@@ -64,8 +64,30 @@ def element_type(t: Type) -> Type:
     return ANY
 
 
+MAX_TYPE_DEPTH = 32  # list[list[...]] nested deeper is refused (T405)
+
+
+def type_depth(text: str) -> int:
+    """How deeply the brackets of a type's text nest."""
+    depth = deepest = 0
+    for ch in text:
+        if ch == "[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "]":
+            depth -= 1
+    return deepest
+
+
 def parse_type_name(text: str) -> Type | None:
-    """Read a declared type such as `int`, `list[int]`, `map[str, int]`, `item[card]`."""
+    """Read a declared type such as `int`, `list[int]`, `map[str, int]`, `item[card]`;
+    None if it is not one, or nests deeper than MAX_TYPE_DEPTH."""
+    if type_depth(text) > MAX_TYPE_DEPTH:
+        return None
+    return _parse(text)
+
+
+def _parse(text: str) -> Type | None:
     text = text.strip()
     simple = {"int": INT, "bool": BOOL, "str": STR, "any": ANY, "player": INT, "item": item_of()}
     if text in simple:
@@ -74,10 +96,10 @@ def parse_type_name(text: str) -> Type | None:
         head, inner = text[:-1].split("[", 1)
         parts = _split_top(inner)
         if head == "list" and len(parts) == 1:
-            arg = parse_type_name(parts[0])
+            arg = _parse(parts[0])
             return list_of(arg) if arg else None
         if head == "map" and len(parts) == 2:
-            k, v = parse_type_name(parts[0]), parse_type_name(parts[1])
+            k, v = _parse(parts[0]), _parse(parts[1])
             return map_of(k, v) if k and v else None
         if head == "item" and len(parts) == 1:
             return item_of(parts[0].strip())

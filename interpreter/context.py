@@ -20,7 +20,7 @@ class RuleError(Exception):
 
 class Ctx:
     __slots__ = ("game", "state", "bindings", "player_count", "options", "cost", "trigger_depth",
-                 "event_depth")
+                 "event_depth", "call_depth")
 
     def __init__(self, game, state, bindings=None):
         self.game = game
@@ -33,6 +33,7 @@ class Ctx:
         self.cost = 0
         self.trigger_depth = 0
         self.event_depth = 0  # events emitted from inside event triggers, nested
+        self.call_depth = 0  # definitions calling definitions, nested (functions.enter_call)
 
     def charge(self, n: int = 1) -> None:
         self.cost += n

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.functions import arith, is_int, kind_of
 from meeple.dsl.values import Item
 
 from . import rng
 from .context import RuleError
-from .store import find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
+from .store import check_depth, find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
 from .targets import VarPlace, compile_place
 
-OPS = {
-    "=": None,
-    "+=": lambda a, b: a + b,
-    "-=": lambda a, b: a - b,
-    "*=": lambda a, b: a * b,
-}
+# `x += v` is `x = x + v`, by the expression language's rules (range, sizes, no bools).
+OPS = {"=": None, "+=": "+", "-=": "-", "*=": "*"}
 
 
 class EffectCompiler:
@@ -63,11 +60,11 @@ class EffectCompiler:
                 if isinstance(place, VarPlace):
                     if op is not None:
                         current = _read(ctx, place, span)
-                        value = _combine(op, current, value, span)
+                        value = arith(op, current, value, span, ctx)
                     write_var(ctx, place.decl, place.keys, value, span)
                 else:
                     if op is not None:
-                        value = _combine(op, ctx.item_prop(place.item, place.name), value, span)
+                        value = arith(op, ctx.item_prop(place.item, place.name), value, span, ctx)
                     write_prop(ctx, place.item, place.name, value, span)
         return run
 
@@ -76,7 +73,7 @@ class EffectCompiler:
 
         def run(ctx):
             for name, fn in fns.items():
-                ctx.bindings[name] = fn(ctx)
+                ctx.bindings[name] = check_depth(ctx, fn(ctx), 0, effect.span)
         return run
 
     def e_if(self, effect, scope):
@@ -133,7 +130,7 @@ class EffectCompiler:
                         raise RuleError("R705", f"{item.id} is not in {place}", effect.span, effect.rule)
             else:
                 s = src(ctx)
-                n = 1 if count is None else count(ctx)
+                n = 1 if count is None else _count(count(ctx), "move", effect)
                 contents = zone_get(state, s.name, s.key)
                 n = max(0, min(n, len(contents)))
                 if s.decl.kind == "bag":
@@ -175,12 +172,18 @@ class EffectCompiler:
         def run(ctx):
             state = ctx.state
             s = src(ctx)
-            who = list(players(ctx)) if players else list(range(ctx.player_count))
-            for _ in range(count(ctx)):
+            who = _players(ctx, players(ctx), effect) if players else range(ctx.player_count)
+            n = _count(count(ctx), "deal", effect)
+            if not who:
+                return
+            # Never more rounds than the source can serve: a huge count ends with the source.
+            rounds = min(n, -(-len(zone_get(state, s.name, s.key)) // len(who)))
+            for _ in range(rounds):
                 for p in who:
                     contents = zone_get(state, s.name, s.key)
                     if not contents:
                         return
+                    ctx.charge(1)
                     zone_set(state, s.name, s.key, contents[1:])
                     _put(ctx, ZonePlace(to, p, to_decl), contents[:1], "bottom", face)
         return run
@@ -191,7 +194,7 @@ class EffectCompiler:
 
         def run(ctx):
             value = items_fn(ctx)
-            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+            for item in _items(value, effect):
                 new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
                 write_prop(ctx, item, "face", new, effect.span)
         return run
@@ -203,8 +206,8 @@ class EffectCompiler:
         def run(ctx):
             value = items_fn(ctx)
             who = to_fn(ctx)
-            who = (who,) if isinstance(who, int) else tuple(who)
-            for item in (value,) if isinstance(value, Item) else _as_list(value, effect.span):
+            who = _players(ctx, (who,) if is_int(who) else who, effect)
+            for item in _items(value, effect):
                 seen = frozenset(ctx.item_prop(item, "seen_by") or ()) | frozenset(who)
                 write_prop(ctx, item, "seen_by", tuple(sorted(seen)), effect.span)
         return run
@@ -217,6 +220,9 @@ class EffectCompiler:
 
         def run(ctx):
             d = direction(ctx)
+            if not is_int(d):
+                raise RuleError("R701", f"the direction of 'pass_zones' must be int, found {kind_of(d)}",
+                                effect.span, effect.rule)
             old = ctx.state.zones[name]
             n = len(old)
             ctx.state.zones[name] = tuple(old[(p - d) % n] for p in range(n))
@@ -228,7 +234,7 @@ class EffectCompiler:
         fire = self.rules.fire_event
 
         def run(ctx):
-            fire(ctx, event, {k: fn(ctx) for k, fn in payload.items()})
+            fire(ctx, event, {k: check_depth(ctx, fn(ctx), 0, effect.span) for k, fn in payload.items()})
         return run
 
     def e_end_game(self, effect, scope):
@@ -265,13 +271,33 @@ def _read(ctx, place: VarPlace, span):
         raise RuleError("R704", f"{place.decl.name} has no element {list(place.keys)}", span) from None
 
 
-def _combine(op, a, b, span):
-    try:
-        if isinstance(a, bool) or isinstance(b, bool):
-            raise TypeError
-        return op(a, b)
-    except TypeError:
-        raise RuleError("R701", f"cannot combine {a!r} and {b!r}", span) from None
+def _count(n, what: str, effect) -> int:
+    """How many items a `move` or `deal` hands out: an int (none if it is not positive)."""
+    if not is_int(n):
+        raise RuleError("R701", f"the count of a '{what}' must be int, found {kind_of(n)}",
+                        effect.span, effect.rule)
+    return max(0, n)
+
+
+def _players(ctx, value, effect) -> tuple:
+    """A list of players (`deal`'s `players`, `reveal`'s `to`): ints from 0 to the count - 1."""
+    who = _as_list(value, effect.span)
+    ctx.charge(len(who))
+    for p in who:
+        if not is_int(p) or not 0 <= p < ctx.player_count:
+            raise RuleError("R701", f"{p!r} is not a player (0 to {ctx.player_count - 1})",
+                            effect.span, effect.rule)
+    return who
+
+
+def _items(value, effect) -> tuple:
+    """An item or a list of items (`flip`, `reveal`)."""
+    items = (value,) if isinstance(value, Item) else _as_list(value, effect.span)
+    for item in items:
+        if not isinstance(item, Item):
+            raise RuleError("R701", f"'{effect.kind}' needs items, not {kind_of(item)}", effect.span,
+                            effect.rule)
+    return items
 
 
 def _as_list(value, span):

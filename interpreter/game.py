@@ -11,7 +11,9 @@ reason and the rulebook citation.
 """
 from __future__ import annotations
 
+from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.functions import arith, want_list
 from meeple.dsl.values import Item
 
 from . import rng
@@ -102,6 +104,10 @@ class Game:
             for key, group in groups:
                 here = name if key is None else f"{name}[{key!r}]"
                 for item in group:
+                    if not isinstance(item, Item):
+                        decl = self.rules.zones[name]
+                        raise RuleError("R705", f"the initial contents of {here} hold {item!r}, which is "
+                                        "not an item", decl.span, decl.rule)
                     if item.id in where:
                         decl = self.rules.zones[name]
                         raise RuleError("R710", f"item '{item.id}' starts both in {where[item.id]} and in {here}",
@@ -117,6 +123,10 @@ class Game:
                 v = init(ctx)
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or decl.span, decl.rule) from None
+            except KeyError as exc:  # a variable or zone read before its own initial value
+                raise RuleError("R711", f"the initial value of '{decl.name}' reads '{exc.args[0]}', which "
+                                "has no value yet: variables start in the order they are declared, "
+                                "then zones", decl.span, decl.rule) from None
             if zone:
                 v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
             else:
@@ -127,7 +137,11 @@ class Game:
             return value({})
         if decl.per == "player":
             return tuple(value({"player": p}) for p in range(self.player_count))
-        return {k: value({"key": k}) for k in per(ctx)}
+        try:
+            keys = [map_key(k, decl.span) for k in want_list(per(ctx), f"the keys of '{decl.name}'")]
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span or decl.span, decl.rule) from None
+        return {k: value({"key": k}) for k in keys}
 
     def _place_faces(self, ctx):
         for name, (decl, _, _) in self.rules.zone_initials.items():
@@ -151,12 +165,24 @@ class Game:
             return state.pending
         return (self._decider(state, point),)
 
+    def _players_of(self, value, point) -> tuple:
+        """The players a simultaneous or respond step asks: distinct players, in order."""
+        if not isinstance(value, (tuple, list)) or any(
+                not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.player_count
+                for p in value) or len(set(value)) != len(value):
+            raise RuleError("R707", f"the players asked must be distinct players 0..{self.player_count - 1}, "
+                            f"got {value!r}"[:300], point.span, point.rule)
+        return tuple(value)
+
     def _decider(self, state, point) -> int:
         ctx = Ctx(self, state)
         if point.kind == "respond":
             order, who, _ = state.locals[point.var]
             return order[who]
-        p = point.player_fn(ctx)
+        try:
+            p = point.player_fn(ctx)
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         if not isinstance(p, int) or not 0 <= p < self.player_count:
             raise RuleError("R707", f"the deciding player must be 0..{self.player_count - 1}, got {p!r}",
                             point.span, point.rule)
@@ -246,12 +272,19 @@ class Game:
         point = self.rules.points[state.pc]
         if state.over or point.op != "chance":
             return []
-        outcomes = tuple(point.fn(Ctx(self, state)))
-        counts: dict = {}
-        for o in outcomes:
-            counts[o] = counts.get(o, 0) + 1
-        return [(Move(CHANCE, "chance", ((point.var, o),)), Fraction(c, len(outcomes)))
-                for o, c in counts.items()]
+        ctx = Ctx(self, state)
+        try:
+            outcomes = _outcomes(point.fn(ctx), point)
+            counts: dict = {}
+            first: dict = {}
+            for o in outcomes:  # outcomes equal in the language (true is not 1) are one
+                k = strict_key(o, ctx)
+                counts[k] = counts.get(k, 0) + 1
+                first.setdefault(k, o)
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        return [(Move(CHANCE, "chance", ((point.var, first[k]),)), Fraction(c, len(outcomes)))
+                for k, c in counts.items()]
 
     # -- apply -----------------------------------------------------------------------------
     def reaches_then(self, state: State, move: Move) -> bool:
@@ -292,7 +325,7 @@ class Game:
                     place = place_fn(ctx)
                     from .store import read_in, write_var
                     current = read_in(new.vars[place.decl.name], place.keys)
-                    write_var(ctx, place.decl, place.keys, current - amount_fn(ctx), span)
+                    write_var(ctx, place.decl, place.keys, arith("-", current, amount_fn(ctx), span), span)
                 action.effects(ctx)
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
@@ -401,10 +434,10 @@ class Game:
                         return
                     state.pc = point.next
                 elif op == "sim_start":
-                    state.pending = tuple(point.fn(ctx))
+                    state.pending = self._players_of(point.fn(ctx), point)
                     state.pc = point.next
                 elif op == "respond_start":
-                    order = tuple(point.fn(ctx))
+                    order = self._players_of(point.fn(ctx), point)
                     state.locals[point.var] = (order, 0, 0)
                     ctx.bindings[point.var] = (order, 0, 0)
                     state.pc = point.next
@@ -415,7 +448,7 @@ class Game:
                     if self.explicit_chance:
                         state._moves = None
                         return
-                    outcomes = tuple(point.fn(ctx))
+                    outcomes = _outcomes(point.fn(ctx), point)
                     if not outcomes:
                         raise RuleError("R708", "a chance step has no outcomes", point.span, point.rule)
                     state.rng, i = rng.below(state.rng, len(outcomes))
@@ -439,7 +472,7 @@ class Game:
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
-                        points[state.pc].span)
+                        _span_near(points, state.pc))
 
     # -- moves as text ------------------------------------------------------------------------
     def parse_move(self, state: State, text: str, player: int | None = None, referee: bool = False) -> Move:
@@ -536,3 +569,24 @@ class _ItemCtx:
 
     def item_prop(self, item, name):
         return self.game.prop_default(item, name)
+
+
+def _span_near(points, pc: int):
+    """The first located step from `pc` on: the flow is going round a cycle of steps, and
+    the bookkeeping ones (jumps, restores) carry no position of their own."""
+    seen = set()
+    while pc not in seen and 0 <= pc < len(points):
+        seen.add(pc)
+        if points[pc].span is not None:
+            return points[pc].span
+        pc = getattr(points[pc], "next", None)
+        if pc is None:
+            break
+    return next((p.span for p in points if p.span is not None), None)
+
+
+def _outcomes(value, point) -> tuple:
+    if not isinstance(value, (tuple, list)):
+        raise RuleError("R701", f"a chance step needs a list of outcomes, got {value!r}"[:300],
+                        point.span, point.rule)
+    return tuple(value)

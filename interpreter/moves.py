@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from meeple.dsl.functions import arith
 from meeple.dsl.values import Item
 
 from .store import read_in
@@ -176,6 +177,6 @@ def cost_shortfall(ctx, place_fn, amount_fn):
     except (KeyError, IndexError, TypeError):
         return (None, amount)
     floor = decl.min if decl.min is not None else None
-    if floor is not None and have - amount < floor:
+    if floor is not None and arith("-", have, amount) < floor:
         return (have, amount)
     return None

@@ -30,7 +30,7 @@ from meeple.dsl.build_flow import build_effects
 from meeple.dsl.build_support import Reader
 from meeple.dsl.diagnostics import Diagnostic, register_source
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.source import Span, YamlError, read_yaml
+from meeple.dsl.source import Span, YamlError, read_source, read_yaml
 
 from .context import Ctx, RuleError
 from .loading import load_rules
@@ -69,12 +69,14 @@ class ScenarioFileError(Exception):
 def load_scenarios(path: str | Path) -> list[Scenario]:
     path = Path(path)
     name = str(path)
-    text = path.read_text(encoding="utf-8")
+    text, problem = read_source(path, name)
     register_source(name, text)
     try:
+        if problem:
+            raise problem
         doc = read_yaml(path, text, name)
     except YamlError as exc:
-        raise ScenarioFileError([Diagnostic("Y001", exc.message, exc.span)]) from None
+        raise ScenarioFileError([Diagnostic(exc.code, exc.message, exc.span)]) from None
     r = Reader(name)
     if r.mapping(doc, "a scenario file", {"ruleset", "scenarios"}, required={"scenarios"}) is None:
         raise ScenarioFileError(r.diagnostics)

@@ -1,8 +1,12 @@
 """The one check that must run the rules: setup, for every allowed player
-count, so that a bound broken by setup is reported before anyone plays."""
+count, so that a bound broken by setup is reported before anyone plays.
+
+Any failure of the rules at run time (a RuleError, or an expression's EvalError
+that no caller turned into one) becomes a diagnostic here, never a traceback."""
 from __future__ import annotations
 
 from meeple.dsl.diagnostics import Diagnostic
+from meeple.dsl.eval_errors import EvalError
 
 from .context import RuleError
 from .game import Game
@@ -12,13 +16,18 @@ from .rules import Rules
 def check_setup(rs) -> list[Diagnostic]:
     try:
         rules = Rules(rs)
-    except RuleError as exc:
-        return [Diagnostic(exc.code, exc.message, exc.span, rule=exc.rule)]
+    except (RuleError, EvalError) as exc:
+        return [_diagnostic(exc, exc.message, rs)]
     out = []
     for n in range(rs.game.min_players, rs.game.max_players + 1):
         try:
             Game(rules, n).new_state(0)
-        except RuleError as exc:
-            code = "B601" if exc.code == "R703" else exc.code
-            out.append(Diagnostic(code, f"with {n} players, setup fails: {exc.message}", exc.span, rule=exc.rule))
+        except (RuleError, EvalError) as exc:
+            out.append(_diagnostic(exc, f"with {n} players, setup fails: {exc.message}", rs))
     return out
+
+
+def _diagnostic(exc, message: str, rs) -> Diagnostic:
+    code = "B601" if exc.code == "R703" else exc.code
+    span = exc.span if exc.span is not None else rs.game.span
+    return Diagnostic(code, message, span, rule=getattr(exc, "rule", None))

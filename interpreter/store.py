@@ -4,6 +4,7 @@ Containers are replaced, never mutated, so states handed out earlier stay intact
 """
 from __future__ import annotations
 
+from meeple.dsl.functions import MAX_DEPTH, charge_scan
 from meeple.dsl.values import Item
 
 from .context import RuleError
@@ -40,9 +41,48 @@ def read_in(container, keys):
     return container
 
 
-def check_bounds(decl, value, where: str, span):
+class _TooDeep(Exception):
+    pass
+
+
+def check_depth(ctx, value, used: int, span, rule=None):
+    """Refuse to store a value nested deeper than MAX_DEPTH (counting the `used` levels of
+    the place it goes to), so saves, logs and every later walk of the state stay shallow.
+    Flat values cost nothing; a list or map is walked once per distinct inner list or map."""
+    t = type(value)
+    if t is not tuple and t is not dict:
+        return value
+    try:
+        _height(value, {}, MAX_DEPTH - used, ctx)
+    except _TooDeep:
+        raise RuleError("R702", f"a value nested more than {MAX_DEPTH} levels deep cannot be stored",
+                        span, rule) from None
+    return value
+
+
+def _height(v, memo: dict, budget: int, ctx) -> int:
+    """How many levels of lists and maps v has; _TooDeep once that passes `budget`."""
+    h = memo.get(id(v))
+    if h is None:
+        if budget <= 0:
+            raise _TooDeep
+        charge_scan(ctx, len(v))
+        h = 0
+        for x in (v.values() if type(v) is dict else v):
+            tx = type(x)
+            if tx is tuple or tx is dict:
+                h = max(h, _height(x, memo, budget - 1, ctx))
+        h = memo[id(v)] = h + 1
+    if h > budget:
+        raise _TooDeep
+    return h
+
+
+def check_bounds(decl, value, where: str, span, ctx=None, used: int = 0):
     """Apply a variable's declared bounds to an int written anywhere inside it, and its
-    `choices` to any single value (text and booleans as well as numbers)."""
+    `choices` to any single value (text and booleans as well as numbers); refuse a value
+    nested too deeply (check_depth)."""
+    check_depth(ctx, value, used, span, decl.rule if decl is not None else None)
     if decl is None:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -67,7 +107,7 @@ def check_bounds(decl, value, where: str, span):
 def write_var(ctx, decl, keys: tuple, value, span):
     state = ctx.state
     where = decl.name + "".join(f"[{k!r}]" for k in keys)
-    value = check_bounds(decl, value, where, span)
+    value = check_bounds(decl, value, where, span, ctx, len(keys))
     try:
         state.vars[decl.name] = replace_in(state.vars[decl.name], keys, value)
     except (KeyError, IndexError, TypeError):
@@ -76,7 +116,7 @@ def write_var(ctx, decl, keys: tuple, value, span):
 
 def write_prop(ctx, item: Item, name: str, value, span):
     decl = ctx.game.rules.prop_decl(item.kind, name)
-    value = check_bounds(decl, value, f"{item.id}.{name}", span)
+    value = check_bounds(decl, value, f"{item.id}.{name}", span, ctx)
     props = dict(ctx.state.props.get(item.id, ()))
     props[name] = value
     ctx.state.props[item.id] = props

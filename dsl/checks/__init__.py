@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
-from . import components, expressions, flow, usage
+from . import components, definitions, expressions, flow, usage
 
 PASSES = [components.check_items, components.check_reserved_fields, components.check_names_unique,
-          expressions.check_expressions,
+          definitions.check_definition_cycles, expressions.check_expressions,
           *flow.PASSES, *usage.PASSES]
 
 

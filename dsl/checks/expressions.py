@@ -6,10 +6,10 @@ from typing import Iterator
 
 from .. import expr_ast as A
 from ..diagnostics import Diagnostic
-from ..model import Ruleset
+from ..model import Effect, FlowNode, Ruleset
 from ..names import global_scope
 from ..typecheck import expect_type, infer_type
-from ..types import BOOL
+from ..types import BOOL, INT
 from ..walk import all_sites
 
 ASSIGNABLE = ("var", "player_var", "keyed_var")
@@ -24,9 +24,13 @@ def _root(expr):
 
 def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
     scope = global_scope(rs)
+    scope.boards = frozenset(rs.boards)  # so `nodes('gird')` is caught here (N307)
+    counts = count_expressions(rs)
     for site in all_sites(rs, scope):
         if site.role == "cond":
             yield from expect_type(site.expr, site.scope, BOOL, site.what)
+        elif site.role == "value" and id(site.expr) in counts:
+            yield from expect_type(site.expr, site.scope, INT, site.what)
         elif site.role in ("value", "list"):
             t, diags = infer_type(site.expr, site.scope)
             yield from diags
@@ -41,6 +45,31 @@ def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
             yield from _check_place(site, zone=False, target=assign.target)
             _, diags = infer_type(assign.value, site.scope)
             yield from diags
+
+
+def count_expressions(rs: Ruleset) -> set[int]:
+    """The ids of the expressions that must be ints: how many items a `deal` or `move`
+    hands out, how far `pass_zones` passes, how often a loop runs `times`."""
+    out: set[int] = set()
+    for node in _effects_and_steps(rs):
+        keys = {"deal": ("count",), "move": ("count",), "pass_zones": ("direction",),
+                "loop": ("times",)}.get(node.kind, ())
+        out.update(id(node.args[k]) for k in keys if node.args.get(k) is not None)
+    return out
+
+
+def _effects_and_steps(rs: Ruleset) -> Iterator:
+    """Every effect and flow step of the ruleset, however deeply nested."""
+    todo: list = [rs.setup, rs.flow, [a.effects for a in rs.actions.values()],
+                  [a.then for a in rs.actions.values()], [t.effects for t in rs.triggers.values()]]
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, (Effect, FlowNode)):
+            yield obj
+            todo.extend(v for v in obj.args.values() if isinstance(v, list))
+            todo.extend(getattr(obj, k) for k in ("body", "orelse") if hasattr(obj, k))
+        elif isinstance(obj, list):
+            todo.extend(obj)
 
 
 def _check_place(site, zone: bool, target=None) -> Iterator[Diagnostic]:

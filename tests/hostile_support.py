@@ -1,0 +1,62 @@
+"""Run the real `meeple` command on hostile input, the way a user would, and measure
+what it cost: a hostile file must fail cleanly, quickly and in little memory, and only
+a separate process can be stopped when it hangs and measured when it swells."""
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+WALL_LIMIT = 5.0                 # seconds per command
+MEMORY_LIMIT = 500 * 1024 ** 2   # bytes of resident memory per command
+_ADDRESS_CAP = 2 * 1024 ** 3     # a runaway allocation fails here instead of taking the machine
+
+
+@dataclass
+class Outcome:
+    code: int | None   # exit status; None when it had to be killed
+    stdout: str
+    stderr: str
+    seconds: float
+    max_rss: int       # bytes
+
+    @property
+    def traceback(self) -> bool:
+        return "Traceback (most recent call last)" in self.stderr or "internal error" in self.stderr
+
+
+def _cap_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (_ADDRESS_CAP, _ADDRESS_CAP))
+
+
+# The child reports its own peak resident memory when it exits (a killed child cannot).
+_CHILD = """
+import atexit, resource, sys
+atexit.register(lambda: sys.stderr.write(
+    "\\n@@maxrss %d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+sys.argv = ["meeple", *sys.argv[1:]]
+from meeple.cli.main import main
+main()
+"""
+
+
+def run_meeple(*args: str, cwd=None) -> Outcome:
+    env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+    start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_cap_memory)
+    try:
+        out, err = proc.communicate(timeout=WALL_LIMIT)
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        code = None
+    seconds = time.monotonic() - start
+    err, _, peak = err.rpartition("\n@@maxrss ")
+    max_rss = int(peak.strip() or 0) * 1024 if peak.strip().isdigit() else MEMORY_LIMIT + 1
+    return Outcome(code, out, err, seconds, max_rss)
