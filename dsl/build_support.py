@@ -6,7 +6,6 @@ import difflib
 
 from .diagnostics import Diagnostic
 from .expr_parser import ExprSyntaxError, parse_assignment, parse_expression, parse_target
-from .schema.limits import MAX_INTEGER
 from .schema.shape import describe
 from .source import LDict, LList, LStr, Span, TextOrigin, span_of
 
@@ -95,10 +94,6 @@ class Reader:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             self.error("S103", f"{what} must be an integer, found {describe(value)}",
-                       span_of(value, parent_span))
-            return None
-        if abs(value) > MAX_INTEGER.value:
-            self.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range",
                        span_of(value, parent_span))
             return None
         return int(value)

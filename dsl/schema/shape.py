@@ -3,8 +3,8 @@
 Reports, with the exact span of the key or value concerned:
 S101 an unknown key (with the closest known one), S102 a missing required key,
 S103 a value of the wrong kind (null included: "found nothing"), S105 a word
-outside its choices, S106 an effect or flow step with no keyword or several,
-and S117 a whole number beyond the integer range.  It reports through the
+outside its choices, S106 an effect or flow step with no keyword or several.
+It reports through the
 builders' Reader, whose de-duplication keeps the builders' own checks of the
 same problems from being reported a second time.
 """
@@ -17,7 +17,6 @@ from ..source import LDict, LList, Span, span_of
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
                     Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
 from .language import NAMED_KINDS, RULESET
-from .limits import MAX_INTEGER
 
 
 def check_sections(reader, parts: dict) -> None:
@@ -121,10 +120,7 @@ class Shape:
             return self.wrong(value, kind, span, what)
         if not fits(value, kind):
             return self.wrong(value, kind, span, what)
-        if isinstance(kind, (Integer, Scalar, Data)):
-            # Numbers kept as data; an expression's literals are the expression parser's (X201).
-            self.numbers(value, span, what)
-        elif isinstance(kind, Choice):
+        if isinstance(kind, Choice):
             if str(value) not in kind.values:
                 self.r.error("S105", f"{what} must be one of {', '.join(kind.values)}, found '{value}'", span)
         elif isinstance(kind, ListOf):
@@ -150,18 +146,6 @@ class Shape:
         spans = getattr(value, "item_spans", None) or [span] * len(value)
         for item, item_kind, item_span in zip(value, kind.items, spans):
             self.walk(item, item_kind, item_span, what)
-
-    def numbers(self, value, span: Span, what: str):
-        """Whole numbers kept as data obey the integer range, in lists and mappings too."""
-        if isinstance(value, dict):
-            for k, v in value.items():
-                self.numbers(v, _value_span(value, k, span), what)
-        elif isinstance(value, list):
-            for item, item_span in zip(value, getattr(value, "item_spans", None) or [span] * len(value)):
-                self.numbers(item, item_span, what)
-        elif is_int(value) and abs(value) > MAX_INTEGER.value:
-            self.r.error(MAX_INTEGER.code, f"{what}: the number is beyond the integer range "
-                         f"(at most 10**18 either way)", span_of(value, span))
 
     def unknown(self, node: dict, key, known, what: str):
         close = difflib.get_close_matches(str(key), sorted(known), n=1)
