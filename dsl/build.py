@@ -7,7 +7,7 @@ from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
-from .schema import SECTIONS, SINGLE_SECTIONS
+from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
 from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
 from .source import LDict, Span, span_of

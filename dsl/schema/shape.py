@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 
 from ..functions import is_int
-from ..source import LDict, LList, Span, span_of
+from ..source import LDict, Span, span_of
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
                     Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
 from .language import NAMED_KINDS, RULESET
@@ -83,12 +83,11 @@ def fits(value, kind: Kind) -> bool:
     if isinstance(kind, (Expression, Target, Assignment)):
         return _is_literal(value)
     if isinstance(kind, Scalar):
-        return isinstance(value, (str, int, bool)) and not isinstance(value, float)
+        return isinstance(value, (str, int, bool))
     if isinstance(kind, Data):
         return value is not None
     if isinstance(kind, Literal):
-        return value is kind.value or (type(value) is type(kind.value) and value == kind.value) \
-            or (isinstance(value, bool) and value is kind.value)
+        return type(value) is type(kind.value) and value == kind.value
     if isinstance(kind, (ListOf, Tuple)):
         return isinstance(value, list)
     if isinstance(kind, (MapOf, Record)):
@@ -105,8 +104,8 @@ class Shape:
         self.r = reader
 
     # -- helpers -----------------------------------------------------------
-    def wrong(self, value, kind: Kind, span: Span, what: str, label: str | None = None):
-        self.r.error("S103", f"{what} must be {label or kind.label}, found {describe(value)}", span)
+    def wrong(self, value, kind: Kind, span: Span, what: str):
+        self.r.error("S103", f"{what} must be {kind.label}, found {describe(value)}", span)
 
     def walk(self, value, kind: Kind, span: Span, what: str) -> None:
         span = span_of(value, span)
@@ -231,4 +230,4 @@ def _value_span(node, key, default: Span | None) -> Span | None:
     return default
 
 
-__all__ = ["check_sections", "check_value", "describe", "fits", "LList"]
+__all__ = ["check_sections", "check_value", "describe", "fits"]
