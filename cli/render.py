@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from meeple.dsl.build import grid_column
 from meeple.interpreter.moves import format_value
 
 from .phrases import phrase
@@ -115,7 +116,7 @@ def _board_picture(game, view):
                         v = cells.get(by_pos.get((r, c)), "")
                         cells_text.append(str(v) if v not in ("", None) else ".")
                     lines.append(f"{r + 1:>2} " + " ".join(cells_text))
-                lines.append("   " + " ".join(chr(ord('a') + c) for c in range(cols)))
+                lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
                 return "\n".join(lines), vname
     return None
 
