@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeple.dsl.build_flow import build_effects
+from meeple.dsl.schema.kinds import ListOf, Ref
+from meeple.dsl.schema.shape import check_value
 from meeple.dsl.build_support import Reader
 from meeple.dsl.diagnostics import Diagnostic, register_source
 from meeple.dsl.eval_errors import EvalError
@@ -119,6 +121,9 @@ def run_scenario(sc: Scenario) -> ScenarioResult:
         return result
     try:
         state = game.new_state(int(d.get("seed", 0)))
+        # The `given` effects are read like a ruleset's: the shape pass first, then the builder.
+        check_value(r, d.get("given"), ListOf(Ref(name="effect")), sc.span, "given")
+        r.shape_checked = True
         given = build_effects(r, d.get("given"), "given")
         if r.diagnostics:
             result.failures += r.diagnostics
