@@ -122,7 +122,8 @@ def run_scenario(sc: Scenario) -> ScenarioResult:
     try:
         state = game.new_state(int(d.get("seed", 0)))
         # The `given` effects are read like a ruleset's: the shape pass first, then the builder.
-        check_value(r, d.get("given"), ListOf(Ref(name="effect")), sc.span, "given")
+        if "given" in d:
+            check_value(r, d["given"], ListOf(Ref(name="effect")), sc.span, "given")
         r.shape_checked = True
         given = build_effects(r, d.get("given"), "given")
         if r.diagnostics:
