@@ -73,7 +73,7 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
                 close = difflib.get_close_matches(str(key), SECTIONS, n=1)
                 diagnostics.append(Diagnostic(
                     "S101", f"unknown section '{key}'" + (f"; did you mean '{close[0]}'?" if close else ""),
-                    doc.key_spans[key], notes=(f"expected one of: {', '.join(SECTIONS)}",)))
+                    doc.key_spans[key], notes=(f"expected one of: {', '.join(SECTIONS)} (or a key starting with x- for templates)",)))
                 continue
             parts[key].append((name, value, doc.key_spans[key]))
     r = Reader(_display(files[0]))
@@ -83,8 +83,9 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
             r.error("S104", f"section '{section}' is given twice", span,
                     notes=[f"first in {parts[section][0][0]}"])
     if not parts["game"]:
-        if not diagnostics:
-            r.error("S102", "the ruleset has no 'game' section", Span(_display(files[0]), 1, 1, 1, 2))
+        if not any(d.severity == "error" for d in diagnostics + r.diagnostics):
+            r.error("S102", "the ruleset has no 'game' section", Span(_display(files[0]), 1, 1, 1, 2),
+                    beyond_schema=True)  # the shape pass checks sections, not their absence
         return None, diagnostics + r.diagnostics
     game = build_game(r, parts["game"][0][1], parts["game"][0][2])
     named = {s: {} for s in ("components", "variables", "zones", "boards", "define", "actions", "triggers")}

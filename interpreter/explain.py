@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from meeple.dsl.functions import want_list
+
 from .context import Ctx
 from .knowledge import Namer
 from .moves import PASS, Move, Rejection, cost_shortfall, format_value, split_args
@@ -53,7 +55,7 @@ def explain_rejection(game, state, text: str, player: int | None, referee: bool 
     for pname, domain_fn in action.params:
         if pname not in given:
             return Rejection("M802", f"'{name}' needs the parameter '{pname}'")
-        domain = tuple(domain_fn(ctx))
+        domain = want_list(domain_fn(ctx), f"the choices of '{pname}'")
         chosen = [v for v in domain if format_value(v, name_item) == given[pname]
                   or (referee and format_value(v) == given[pname])]
         if not chosen:

@@ -208,7 +208,17 @@ class Game:
             return state._moves
         return tuple(m for m in state._moves if m.player == player)
 
-    def _all_moves(self, state) -> tuple:
+    def _list_moves(self, state: State, walk: Ctx) -> tuple:
+        """The legal moves, listed afresh while the flow walks on: their cost is charged to the
+        walk, so a flow that keeps finding nobody able to act is stopped by the cost limit."""
+        try:
+            state._moves = self._all_moves(state, walk)
+        except EvalError as exc:
+            point = self.rules.points[state.pc]
+            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        return state._moves
+
+    def _all_moves(self, state, charge_to: Ctx | None = None) -> tuple:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
@@ -232,6 +242,8 @@ class Game:
                     raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
             if point.allow_pass:
                 out.append(Move(player, PASS))
+            if charge_to is not None:
+                charge_to.charge(ctx.cost)
         if self.rules.may_hide:
             return self._named_by_movers(state, out)
         return tuple(out)
@@ -384,8 +396,7 @@ class Game:
                 if point.kind == "simultaneous":
                     if state.pending:
                         # Those with nothing they can do are not waited for.
-                        state._moves = None
-                        moves = self.legal_moves(state)
+                        moves = self._list_moves(state, ctx)
                         able = tuple(p for p in state.pending if any(m.player == p for m in moves))
                         if able != state.pending:
                             if self.on_skip is not None:
@@ -396,8 +407,7 @@ class Game:
                             return
                     state.pc = point.next
                     continue
-                state._moves = None
-                moves = self.legal_moves(state)
+                moves = self._list_moves(state, ctx)
                 # A responder whose only move is `pass` is still asked: skipping them
                 # would tell everyone that they hold nothing playable.
                 if moves:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from meeple.dsl.functions import arith
+from meeple.dsl.functions import arith, want_list
 from meeple.dsl.values import Item
 
 from .store import read_in
@@ -156,7 +156,10 @@ def enumerate_action(ctx, action, player: int, out: list):
 
     def rec(i, chosen):
         name, domain_fn = params[i]
-        for value in domain_fn(ctx):
+        domain = domain_fn(ctx)
+        if type(domain) is not tuple:  # an `any`-typed domain is checked when it is used
+            domain = want_list(domain, f"the choices of '{name}'")
+        for value in domain:
             ctx.charge(1)
             bindings[name] = value
             if i == last:

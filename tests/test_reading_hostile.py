@@ -117,3 +117,9 @@ def _write(tmp_path, text):
     f = tmp_path / "g.yaml"
     f.write_text(text)
     return f
+
+
+@pytest.mark.parametrize("text", ["# only a comment\n", "", "---\n", "x-templates: {a: 1}\n"])
+def test_a_file_with_no_game_section_says_so(tmp_path, text):
+    rs, found = _read(tmp_path, text)
+    assert rs is None and found == [("S102", 1, 1)]
