@@ -24,6 +24,7 @@ from .outcome import Outcome, compute_outcome
 from .state import State
 
 STEP_LIMIT = 100_000
+MAX_KEYS = 10_000  # keys of one keyed variable or zone: every state copy carries them all
 CHANCE = -1  # the "player" who moves at an explicit chance point
 
 
@@ -139,6 +140,9 @@ class Game:
             return tuple(value({"player": p}) for p in range(self.player_count))
         try:
             keys = [map_key(k, decl.span) for k in want_list(per(ctx), f"the keys of '{decl.name}'")]
+            if len(keys) > MAX_KEYS:
+                raise EvalError("R702", f"'{decl.name}' is keyed by {len(keys):,} values; at most "
+                                f"{MAX_KEYS:,} are allowed (as many as a board's nodes)", decl.span)
         except EvalError as exc:
             raise RuleError(exc.code, exc.message, exc.span or decl.span, decl.rule) from None
         return {k: value({"key": k}) for k in keys}

@@ -50,6 +50,8 @@ def _fails(tmp_path, text: str, moves: int = 2):
      "actions: {go: {}}\n", "R701", 2),
     (HEAD + "variables: {k: {type: any, initial: '[1, true]'}, v: {per: k, initial: 0}}\n" + LOOP +
      "actions: {go: {}}\n", "R701", 2),
+    # a keyed variable with more keys than any board has nodes
+    (HEAD + "variables: {v: {per: 'range(10001)', initial: 0}}\n" + LOOP + "actions: {go: {}}\n", "R702", 2),
     # a zone's initial contents that are not items
     (HEAD + "variables: {k: {type: any, initial: '[1, 2]'}}\nzones: {deck: {initial: k}}\n" + LOOP +
      "actions: {go: {}}\n", "R705", 3),

@@ -280,3 +280,17 @@ def test_limits_are_documented_with_their_codes_and_values():
     for limit in LIMITS:
         row = next((line for line in text.split("\n") if line.startswith(f"| {limit.code} |")), "")
         assert f"{limit.value:,}" in row, limit
+
+
+@pytest.mark.parametrize("ftype,value,ok", [
+    ("map[str, int]", "3", False), ("map[str, int]", "{a: 1}", True), ("map[str, int]", "{a: x}", False),
+    ("list[int]", "[1, 2]", True), ("list[int]", "[1, true]", False), ("list[int]", "1", False),
+    ("int", "true", False), ("bool", "true", True), ("str", "7", False), ("any", "{a: [1]}", True),
+])
+def test_item_field_values_have_their_declared_type(tmp_path, ftype, value, ok):
+    f = tmp_path / "g.yaml"
+    f.write_text(f'game: {{name: r, players: 2}}\ncomponents: {{c: {{fields: {{m: "{ftype}"}}, '
+                 f'items: [{{id: a, m: {value}}}]}}}}\nflow: [{{choose: [go]}}]\nactions: {{go: {{}}}}\n')
+    rs, diags = read_ruleset(f)
+    diags += check_ruleset(rs)
+    assert [(d.code, d.span.line) for d in diags if d.severity == "error"] == ([] if ok else [("T407", 2)])

@@ -9,6 +9,20 @@ from ..model import Ruleset
 _PY = {"int": int, "bool": bool, "str": str}
 
 
+def _fits_data(value, t) -> bool:
+    """Whether a field's value as written in YAML has the field's declared type; item
+    references and `any` are left to the expressions that read them."""
+    py = _PY.get(t.name)
+    if py is not None:
+        return isinstance(value, py) and not (py is not bool and isinstance(value, bool))
+    if t.name == "list":
+        return isinstance(value, list) and (not t.args or all(_fits_data(v, t.args[0]) for v in value))
+    if t.name == "map":
+        return isinstance(value, dict) and (not t.args or all(
+            _fits_data(k, t.args[0]) and _fits_data(v, t.args[1]) for k, v in value.items()))
+    return True
+
+
 def check_items(rs: Ruleset) -> Iterator[Diagnostic]:
     seen = {}
     for kind in rs.components.values():
@@ -22,8 +36,7 @@ def check_items(rs: Ruleset) -> Iterator[Diagnostic]:
                 if field not in item:
                     continue
                 value = item[field]
-                py = _PY.get(t.name)
-                if py is not None and (not isinstance(value, py) or (py is int and isinstance(value, bool))):
+                if not _fits_data(value, t):
                     yield Diagnostic("T407", f"field '{field}' of '{item['id']}' must be {t}, "
                                      f"found {value!r}", span)
 
