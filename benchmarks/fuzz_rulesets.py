@@ -31,7 +31,8 @@ from .mutations import mutate_files
 
 TIME_BUDGET = 10.0          # seconds per case
 MEMORY_CAP = 3 * 1024 ** 3  # address space per worker; a blow-up fails here
-MAX_MOVES = 300             # moves of the random game played on a valid mutant
+MAX_MOVES = 100             # moves of the random game played on a valid mutant (enough to reach
+                            # every kind of step; a valid mutant may have a 9,000-node board)
 
 
 @dataclass

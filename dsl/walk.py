@@ -31,13 +31,16 @@ def _elem(expr, scope: Scope):
 
 
 def event_payloads(rs: Ruleset) -> dict[str, set[str]]:
-    """Names each event carries, collected from every `emit`."""
+    """Names each event carries: those that *every* `emit` of it gives, since a trigger
+    runs after any of them (a name only some emits give would be missing after the others)."""
     out: dict[str, set[str]] = {}
 
     def visit(effects):
         for e in effects:
             if e.kind == "emit" and e.args.get("event"):
-                out.setdefault(e.args["event"], set()).update(e.args.get("with", {}))
+                names = set(e.args.get("with", {}))
+                event = e.args["event"]
+                out[event] = out[event] & names if event in out else names
             for key in ("then", "else", "do"):
                 visit(e.args.get(key) or [])
 

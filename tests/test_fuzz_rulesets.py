@@ -29,6 +29,17 @@ def test_a_mutated_ruleset_fails_cleanly_or_plays(source, seed):
     assert result.kind in CLEAN, result.detail
 
 
+LARGE = [ROOT / "rulesets" / n for n in ("valdora", "zavandor", "treasure-hunter", "freyas-folly")]
+
+
+@settings(max_examples=16, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(source=st.sampled_from(LARGE), seed=st.integers(0, 2**32 - 1))
+def test_a_mutated_rulebook_game_fails_cleanly_or_plays(source, seed):
+    # The four rulebook games take a second or two each to validate, so fewer cases here.
+    result = run_case(source, seed, max_moves=30, budget=10.0)
+    assert result.kind in CLEAN, result.detail
+
+
 def test_mutations_are_reproducible_from_the_seed():
     files = read_files(SOURCES[0])
     assert mutate_files(files, random.Random(7)) == mutate_files(files, random.Random(7))

@@ -74,3 +74,14 @@ def test_a_flow_that_keeps_finding_nobody_able_to_act_is_stopped_by_the_cost_lim
             'flow: [{loop: [{choose: [go]}]}]\n'
             'actions: {go: {require: ["count(i for i in big if i < 0) > 0"]}}\n')
     assert _fails(tmp_path, text) == ("R702", 3)
+
+
+def test_a_trigger_reads_only_the_names_every_emit_of_its_event_gives(tmp_path):
+    from meeple.dsl.load import check_ruleset, read_ruleset
+    f = tmp_path / "g.yaml"
+    f.write_text(HEAD + "variables: {n: {initial: 0}}\n" + LOOP +
+                 "actions: {go: {effects: [{emit: scored, with: {d: 1}}, {emit: scored, with: {e: 2}}]}}\n"
+                 "triggers: {count: {on: scored, effects: ['n += d']}}\n")
+    rs, diags = read_ruleset(f)
+    diags += check_ruleset(rs)
+    assert [(d.code, d.span.line) for d in diags if d.severity == "error"] == [("N301", 5)]
