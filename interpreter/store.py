@@ -4,6 +4,7 @@ Containers are replaced, never mutated, so states handed out earlier stay intact
 """
 from __future__ import annotations
 
+from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import MAX_DEPTH, charge_scan
 from meeple.dsl.values import Item
 
@@ -125,7 +126,15 @@ def write_prop(ctx, item: Item, name: str, value, span):
 # -- zones ----------------------------------------------------------------
 def zone_get(state, name: str, key):
     z = state.zones[name]
-    return z if key is None else z[key]
+    if key is None:
+        return z
+    if isinstance(z, dict):
+        if type(key) in (str, int) and key in z:
+            return z[key]
+    elif type(key) is int and 0 <= key < len(z):
+        return z[key]
+    # A place computed at run time (`site[space]`, `hand[p]`) that the zone does not have.
+    raise EvalError("R701", f"zone '{name}' has no place {key!r}"[:200])
 
 
 def zone_set(state, name: str, key, contents: tuple):

@@ -52,6 +52,11 @@ def _fails(tmp_path, text: str, moves: int = 2):
      "actions: {go: {}}\n", "R701", 2),
     # a keyed variable with more keys than any board has nodes
     (HEAD + "variables: {v: {per: 'range(10001)', initial: 0}}\n" + LOOP + "actions: {go: {}}\n", "R702", 2),
+    # a keyed zone's place that it does not have, and a player's zone of no player
+    (HEAD + "variables: {k: {type: any, initial: \"'c'\"}}\nzones: {site: {per: \"['a', 'b']\"}}\n" + LOOP +
+     "actions: {go: {effects: [{shuffle: 'site[k]'}]}}\n", "R701", 5),
+    (HEAD + "variables: {k: {type: any, initial: 5}}\nzones: {hand: {per: player}}\n" + LOOP +
+     "actions: {go: {effects: [{shuffle: 'hand[k]'}]}}\n", "R701", 5),
     # a zone's initial contents that are not items
     (HEAD + "variables: {k: {type: any, initial: '[1, 2]'}}\nzones: {deck: {initial: k}}\n" + LOOP +
      "actions: {go: {}}\n", "R705", 3),
