@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .mutations import mutate_files
 
-TIME_BUDGET = 10.0          # seconds per case
+TIME_BUDGET = 10.0          # seconds to validate a case, and for each move of its game
 MEMORY_CAP = 3 * 1024 ** 3  # address space per worker; a blow-up fails here
 MAX_MOVES = 100             # moves of the random game played on a valid mutant (enough to reach
                             # every kind of step; a valid mutant may have a 9,000-node board)
@@ -40,9 +40,11 @@ class Result:
     kind: str        # diagnosed | runtime-error | played | traceback | slow | memory
     source: str
     seed: int
-    seconds: float
+    seconds: float   # validating it
     codes: list = field(default_factory=list)
     detail: str = ""
+    slowest_move: float = 0.0
+    total: float = 0.0
 
 
 class _OverBudget(BaseException):
@@ -72,6 +74,13 @@ def read_files(source: Path) -> dict[str, bytes]:
 
 def check_files(files: dict[str, bytes], seed: int, max_moves: int = MAX_MOVES) -> tuple[str, list, str]:
     """Validate and play one ruleset given as file contents: (kind, codes, detail)."""
+    kind, codes, detail, rs = validate_files(files)
+    return _play(rs, seed, max_moves) if kind == "valid" else (kind, codes, detail)
+
+
+def validate_files(files: dict[str, bytes]) -> tuple[str, list, str, object]:
+    """What `meeple validate` does, on file contents: (kind, codes, detail, the ruleset
+    when it is valid)."""
     from meeple.dsl.load import check_ruleset, read_ruleset
     from meeple.interpreter.setup_check import check_setup
     with tempfile.TemporaryDirectory(prefix="meeple-fuzz-") as tmp:
@@ -90,9 +99,9 @@ def check_files(files: dict[str, bytes], seed: int, max_moves: int = MAX_MOVES) 
                          not _relative_to(d.span.file, folder)]
             if unlocated or not errors:
                 return "traceback", [d.code for d in errors], \
-                    "diagnostics without a file position: " + "; ".join(d.render() for d in unlocated)
-            return "diagnosed", sorted({d.code for d in errors}), ""
-        return _play(rs, seed, max_moves)
+                    "diagnostics without a file position: " + "; ".join(d.render() for d in unlocated), None
+            return "diagnosed", sorted({d.code for d in errors}), "", None
+        return "valid", [], "", rs
 
 
 def _relative_to(file: str, folder: Path) -> bool:
@@ -102,7 +111,10 @@ def _relative_to(file: str, folder: Path) -> bool:
         return False
 
 
-def _play(rs, seed: int, max_moves: int) -> tuple[str, list, str]:
+def _play(rs, seed: int, max_moves: int, move_budget: float | None = None,
+          move_times: list | None = None) -> tuple[str, list, str]:
+    """A random game; with `move_budget`, each move (listing, rendering, applying) has that
+    many seconds, so a game is bounded move by move, as a player experiences it."""
     from meeple.dsl.eval_errors import EvalError
     from meeple.interpreter import Game, RuleError
     from meeple.interpreter.rules import Rules
@@ -111,6 +123,9 @@ def _play(rs, seed: int, max_moves: int) -> tuple[str, list, str]:
         game = Game(Rules(rs), rs.game.min_players)
         state = game.new_state(seed)
         for step in range(max_moves):
+            if move_budget is not None:
+                signal.setitimer(signal.ITIMER_REAL, move_budget)
+            began = time.perf_counter()
             if game.is_terminal(state):
                 break
             moves = game.legal_moves(state)
@@ -122,6 +137,8 @@ def _play(rs, seed: int, max_moves: int) -> tuple[str, list, str]:
                     game.view(state, p)
                     game.move_text(state, move, p)
             state = game.apply(state, move)
+            if move_times is not None:
+                move_times.append(time.perf_counter() - began)
         game.outcome(state) if game.is_terminal(state) else None
     except (RuleError, EvalError) as exc:
         if exc.span is None:
@@ -149,10 +166,25 @@ def within_budget(check, budget: float = TIME_BUDGET) -> tuple[str, list, str]:
 
 
 def run_case(source: Path, seed: int, max_moves: int = MAX_MOVES, budget: float = TIME_BUDGET) -> Result:
+    """Validation must finish within `budget`, as `meeple validate` must; a valid mutant is
+    then played with the same budget for each move (setup included in the first)."""
     files = mutate_files(read_files(source), random.Random(seed))
     start = time.perf_counter()
-    kind, codes, detail = within_budget(lambda: check_files(files, seed, max_moves), budget)
-    return Result(kind, source.name, seed, time.perf_counter() - start, codes, detail)
+    found: list = []
+    kind, codes, detail = within_budget(lambda: _keep_ruleset(validate_files(files), found), budget)
+    seconds = time.perf_counter() - start
+    move_times: list = []
+    if kind == "valid":
+        kind, codes, detail = within_budget(
+            lambda: _play(found[0], seed, max_moves, budget, move_times), budget)
+    return Result(kind, source.name, seed, seconds, codes, detail,
+                  max(move_times, default=0.0), time.perf_counter() - start)
+
+
+def _keep_ruleset(validated, found: list) -> tuple[str, list, str]:
+    kind, codes, detail, rs = validated
+    found.append(rs)
+    return kind, codes, detail
 
 
 def _worker_init():
@@ -202,7 +234,9 @@ def summarise(results: list[Result], wall: float) -> dict:
         "codes": dict(sorted(codes.items(), key=lambda kv: -kv[1])),
         "slowest_seconds": round(slowest.seconds, 2) if slowest else None,
         "slowest_case": f"{slowest.source} seed {slowest.seed}" if slowest else None,
-        "over_10s": sum(1 for r in results if r.seconds > 10),
+        "slowest_move_seconds": round(max((r.slowest_move for r in results), default=0), 2),
+        "slowest_case_total_seconds": round(max((r.total for r in results), default=0), 2),
+        "over_10s": sum(1 for r in results if r.seconds > 10 or r.slowest_move > 10 or r.kind == "slow"),
         "wall_seconds": round(wall, 1),
         "failures": [asdict(r) | {"detail": r.detail[:2000]} for r in results
                      if r.kind in ("traceback", "slow", "memory")][:20],
@@ -226,7 +260,8 @@ def main(argv=None) -> int:
         print(json.dumps(summary, indent=1))
     else:
         print(f"{summary['cases']} cases in {summary['wall_seconds']} s: {summary['outcomes']}")
-        print(f"slowest {summary['slowest_seconds']} s ({summary['slowest_case']}); "
+        print(f"slowest validation {summary['slowest_seconds']} s ({summary['slowest_case']}); slowest move "
+              f"{summary['slowest_move_seconds']} s; slowest case in all {summary['slowest_case_total_seconds']} s; "
               f"over 10 s: {summary['over_10s']}")
         print("most frequent codes: " + ", ".join(f"{c} {n}" for c, n in list(summary["codes"].items())[:15]))
         for f in summary["failures"]:

@@ -46,6 +46,10 @@ def build_effect(r: Reader, value) -> Effect | None:
     span: Span = node.span
     head = node[kind]
     args: dict = {}
+    if kind == "deal" and isinstance(head, dict) and "count" not in head:
+        # `deal: {from: deck, to: hand}`: in braces the count is a key and may be left out.
+        r.error("S102", "a 'deal' effect needs the number of items each player receives ('count')",
+                span_of(head, node.span), beyond_schema=True)
     if kind in INLINE_KEYS and isinstance(head, dict):
         # `move: {from: deck, to: hand[player], count: 2}`: the arguments written inside.
         _unknown_keys(r, head, INLINE_KEYS[kind], None, f"a '{kind}' effect")

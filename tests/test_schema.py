@@ -294,3 +294,11 @@ def test_item_field_values_have_their_declared_type(tmp_path, ftype, value, ok):
     rs, diags = read_ruleset(f)
     diags += check_ruleset(rs)
     assert [(d.code, d.span.line) for d in diags if d.severity == "error"] == ([] if ok else [("T407", 2)])
+
+
+def test_a_deal_written_in_braces_needs_its_count(tmp_path):
+    f = tmp_path / "g.yaml"
+    f.write_text("game: {name: r, players: 2}\nzones: {deck: {}, hand: {per: player}}\n"
+                 "setup: [{deal: {from: deck, to: hand}}]\nflow: [{choose: [go]}]\nactions: {go: {}}\n")
+    rs, diags = read_ruleset(f)
+    assert [(d.code, d.span.line) for d in diags if d.severity == "error"] == [("S102", 3)]
