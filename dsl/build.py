@@ -11,7 +11,7 @@ from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them 
 from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
 from .source import LDict, Span, span_of
-from .types import ANY, INT, parse_type_name
+from .types import ANY, INT, MAX_TYPE_DEPTH, parse_type_name, type_depth
 
 
 def build_game(r: Reader, value, span: Span) -> GameInfo | None:
@@ -89,11 +89,18 @@ def _plain(value):
     return str(value)
 
 
+def _unknown_type(text) -> str:
+    depth = type_depth(str(text))
+    if depth > MAX_TYPE_DEPTH:
+        return f"the type is nested {depth} levels deep; types may nest at most {MAX_TYPE_DEPTH} levels"
+    return f"unknown type '{str(text)[:80]}'"
+
+
 def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDecl | None:
     if isinstance(value, str) and not isinstance(value, dict):
         value_type = parse_type_name(value)
         if value_type is None:
-            r.error("T405", f"unknown type '{value}'", span_of(value, span))
+            r.error("T405", _unknown_type(value), span_of(value, span))
             return None
         return VarDecl(name, value_type, None, None, None, None, "error", "all", span_of(value, span))
     node = r.mapping(value, f"{what} '{name}'", parent_span=span)
@@ -102,7 +109,7 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
     type_text = node.get("type", "int")
     value_type = parse_type_name(type_text) if isinstance(type_text, str) else ANY  # else: S103
     if value_type is None:
-        r.error("T405", f"unknown type '{type_text}'", span_of(node.get("type"), node.span),
+        r.error("T405", _unknown_type(type_text), span_of(node.get("type"), node.span),
                 notes=["types: int, bool, str, player, item, item[kind], list[T], map[K, V], any"])
         value_type = ANY
     per = node.get("per")
@@ -145,7 +152,7 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
         for fname, ftype in node["fields"].items():
             t = parse_type_name(ftype) if isinstance(ftype, str) else ANY  # else: S103
             if t is None:
-                r.error("T405", f"unknown type '{ftype}'", span_of(ftype, node.span))
+                r.error("T405", _unknown_type(ftype), span_of(ftype, node.span))
                 t = ANY
             fields[str(fname)] = t
     props = {}
