@@ -290,7 +290,7 @@ class Game:
             return []
         ctx = Ctx(self, state)
         try:
-            outcomes = _outcomes(point.fn(ctx), point)
+            outcomes = want_list(point.fn(ctx), "the outcomes of a chance step")
             counts: dict = {}
             first: dict = {}
             for o in outcomes:  # outcomes equal in the language (true is not 1) are one
@@ -462,7 +462,7 @@ class Game:
                     if self.explicit_chance:
                         state._moves = None
                         return
-                    outcomes = _outcomes(point.fn(ctx), point)
+                    outcomes = want_list(point.fn(ctx), "the outcomes of a chance step")
                     if not outcomes:
                         raise RuleError("R708", "a chance step has no outcomes", point.span, point.rule)
                     state.rng, i = rng.below(state.rng, len(outcomes))
@@ -597,10 +597,3 @@ def _span_near(points, pc: int):
         if pc is None:
             break
     return next((p.span for p in points if p.span is not None), None)
-
-
-def _outcomes(value, point) -> tuple:
-    if not isinstance(value, (tuple, list)):
-        raise RuleError("R701", f"a chance step needs a list of outcomes, got {value!r}"[:300],
-                        point.span, point.rule)
-    return tuple(value)
