@@ -6,7 +6,6 @@ takes effect between two steps of the same action.
 """
 from __future__ import annotations
 
-from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import arith, is_int, kind_of
 from meeple.dsl.values import Item
@@ -50,7 +49,7 @@ class EffectCompiler:
         compiled = []
         for assign in effect.args["assignments"]:
             place = compile_place(assign.target, scope, self.rules, "var")
-            value = compile_expr(assign.value, scope)
+            value = self.rules.expr(assign.value, scope)
             compiled.append((place, value, OPS[assign.op], assign.span))
 
         def run(ctx):
@@ -69,7 +68,7 @@ class EffectCompiler:
         return run
 
     def e_let(self, effect, scope):
-        fns = {n: compile_expr(e, scope) for n, e in effect.args["bindings"].items()}
+        fns = {n: self.rules.expr(e, scope) for n, e in effect.args["bindings"].items()}
 
         def run(ctx):
             for name, fn in fns.items():
@@ -77,7 +76,7 @@ class EffectCompiler:
         return run
 
     def e_if(self, effect, scope):
-        cond = compile_expr(effect.args["cond"], scope)
+        cond = self.rules.expr(effect.args["cond"], scope)
         then, orelse = self.block(effect.args["then"], scope), self.block(effect.args["else"], scope)
 
         def run(ctx):
@@ -89,7 +88,7 @@ class EffectCompiler:
 
     def e_for(self, effect, scope):
         var = effect.args["var"]
-        domain = compile_expr(effect.args["in"], scope)
+        domain = self.rules.expr(effect.args["in"], scope)
         body = self.block(effect.args["do"], scope.bind({var: None}))
 
         def run(ctx):
@@ -106,10 +105,10 @@ class EffectCompiler:
 
     def e_move(self, effect, scope):
         a = effect.args
-        items_fn = compile_expr(a["items"], scope) if a["items"] is not None else None
+        items_fn = self.rules.expr(a["items"], scope) if a["items"] is not None else None
         src = compile_place(a["from"], scope, self.rules, "zone") if a["from"] is not None else None
         dst = compile_place(a["to"], scope, self.rules, "zone")
-        count = compile_expr(a["count"], scope) if a["count"] is not None else None
+        count = self.rules.expr(a["count"], scope) if a["count"] is not None else None
         at, face = a["at"], a["face"]
 
         def run(ctx):
@@ -158,10 +157,10 @@ class EffectCompiler:
 
     def e_deal(self, effect, scope):
         a = effect.args
-        count = compile_expr(a["count"], scope)
+        count = self.rules.expr(a["count"], scope)
         src = compile_place(a["from"], scope, self.rules, "zone")
         to = a["to"]
-        players = compile_expr(a["players"], scope) if a["players"] is not None else None
+        players = self.rules.expr(a["players"], scope) if a["players"] is not None else None
         face = a["face"]
         if to not in self.rules.zones or self.rules.zones[to].per != "player":
             raise RuleError("T408", f"'{to}' is not a per-player zone", effect.span, effect.rule)
@@ -189,7 +188,7 @@ class EffectCompiler:
         return run
 
     def e_flip(self, effect, scope):
-        items_fn = compile_expr(effect.args["items"], scope)
+        items_fn = self.rules.expr(effect.args["items"], scope)
         face = effect.args["face"]
 
         def run(ctx):
@@ -200,8 +199,8 @@ class EffectCompiler:
         return run
 
     def e_reveal(self, effect, scope):
-        items_fn = compile_expr(effect.args["items"], scope)
-        to_fn = compile_expr(effect.args["to"], scope)
+        items_fn = self.rules.expr(effect.args["items"], scope)
+        to_fn = self.rules.expr(effect.args["to"], scope)
 
         def run(ctx):
             value = items_fn(ctx)
@@ -214,7 +213,7 @@ class EffectCompiler:
 
     def e_pass_zones(self, effect, scope):
         name = effect.args["zone"]
-        direction = compile_expr(effect.args["direction"], scope)
+        direction = self.rules.expr(effect.args["direction"], scope)
         if name not in self.rules.zones or self.rules.zones[name].per != "player":
             raise RuleError("T408", f"'{name}' is not a per-player zone", effect.span, effect.rule)
 
@@ -230,7 +229,7 @@ class EffectCompiler:
 
     def e_emit(self, effect, scope):
         event = effect.args["event"]
-        payload = {k: compile_expr(v, scope) for k, v in effect.args["with"].items()}
+        payload = {k: self.rules.expr(v, scope) for k, v in effect.args["with"].items()}
         fire = self.rules.fire_event
 
         def run(ctx):
@@ -246,7 +245,7 @@ class EffectCompiler:
         return run
 
     def e_log(self, effect, scope):
-        message = compile_expr(effect.args["message"], scope)
+        message = self.rules.expr(effect.args["message"], scope)
 
         def run(ctx):
             ctx.state.log = ctx.state.log + (str(message(ctx)),)

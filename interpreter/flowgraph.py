@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import networkx as nx
 
-from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.types import INT
 
 
@@ -80,7 +79,7 @@ class FlowBuilder:
         return self.add("exec", fn=fn, next=k, span=node.span, rule=node.rule, phase=phase).id
 
     def f_if(self, node, scope, k, turn_var, phase):
-        cond = compile_expr(node.args["cond"], scope)
+        cond = self.rules.expr(node.args["cond"], scope)
         branch = self.add("branch", fn=cond, span=node.span, rule=node.rule, phase=phase)
         branch.next = self.seq(node.body, scope, k, turn_var, phase)
         branch.alt = self.seq(node.orelse, scope, k, turn_var, phase)
@@ -90,7 +89,7 @@ class FlowBuilder:
         a = node.args
         if "times" in a:
             counter = f"__loop{len(self.points)}"
-            times = compile_expr(a["times"], scope)
+            times = self.rules.expr(a["times"], scope)
             test = self.add("branch", fn=lambda ctx: ctx.bindings[counter] > 0, alt=k, span=node.span,
                             phase=phase)
             dec = self.add("assign", var=counter, fn=lambda ctx: ctx.bindings[counter] - 1, phase=phase)
@@ -98,7 +97,7 @@ class FlowBuilder:
             test.next = dec.id
             return self.add("assign", var=counter, fn=times, next=test.id, span=node.span, phase=phase).id
         if "while" in a or "until" in a:
-            cond = compile_expr(a.get("while") or a.get("until"), scope)
+            cond = self.rules.expr(a.get("while") or a.get("until"), scope)
             fn = cond if "while" in a else (lambda ctx, c=cond: not c(ctx))
             test = self.add("branch", fn=fn, alt=k, span=node.span, rule=node.rule, phase=phase)
             test.next = self.seq(node.body, scope, test.id, turn_var, phase)
@@ -110,7 +109,7 @@ class FlowBuilder:
     def _iterate(self, node, scope, k, var, domain_expr, turn_var, phase):
         tag = len(self.points)
         lst, idx = f"__list{tag}", f"__index{tag}"
-        domain = compile_expr(domain_expr, scope)
+        domain = self.rules.expr(domain_expr, scope)
         inner = scope.bind({var: INT if node.kind == "turns" else None})
         test = self.add("branch", fn=lambda ctx: ctx.bindings[idx] < len(ctx.bindings[lst]), alt=k,
                         span=node.span, phase=phase)
@@ -137,14 +136,14 @@ class FlowBuilder:
         point.allow_pass = bool(node.args.get("pass")) or "pass" in names
         if kind == "choose":
             if node.args.get("player") is not None:
-                point.player_fn = compile_expr(node.args["player"], scope)
+                point.player_fn = self.rules.expr(node.args["player"], scope)
             elif turn_var:
                 point.player_fn = lambda ctx, v=turn_var: ctx.bindings[v]
             else:
                 point.player_fn = lambda ctx: 0
         else:
             players = node.args.get("players")
-            point.player_fn = compile_expr(players, scope) if players is not None else \
+            point.player_fn = self.rules.expr(players, scope) if players is not None else \
                 (lambda ctx: tuple(range(ctx.player_count)))
         for name in point.actions:
             action = self.rules.ruleset.actions[name]
@@ -179,7 +178,7 @@ class FlowBuilder:
                         phase=phase).id
 
     def f_chance(self, node, scope, k, turn_var, phase):
-        return self.add("chance", var=node.args["var"], fn=compile_expr(node.args["from"], scope), next=k,
+        return self.add("chance", var=node.args["var"], fn=self.rules.expr(node.args["from"], scope), next=k,
                         span=node.span, rule=node.rule, phase=phase).id
 
     # -- export ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from meeple.dsl.values import Item
 from . import rng
 from .context import Ctx, RuleError
 from .knowledge import WHOLE, Namer
-from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, enumerate_action, move_text
+from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State
 
@@ -34,6 +34,7 @@ class Game:
         if not info.min_players <= players <= info.max_players:
             raise ValueError(f"{info.name} is for {info.min_players}-{info.max_players} players, not {players}")
         self.rules = rules
+        self.backend = rules.backend
         self.name = info.name
         self.player_count = players
         self.options = {k: o.default for k, o in info.options.items()}
@@ -206,17 +207,24 @@ class Game:
 
     # -- legal moves ---------------------------------------------------------------------
     def legal_moves(self, state: State, player: int | None = None) -> tuple:
-        if state._moves is None:
-            state._moves = self._all_moves(state)
+        moves = state._shown
+        if moves is None:
+            if state._moves is None:
+                state._moves = self._all_moves(state)
+            moves = state._moves
+            if self.rules.may_hide:
+                moves = self._named_by_movers(state, moves)
+            state._shown = moves
         if player is None:
-            return state._moves
-        return tuple(m for m in state._moves if m.player == player)
+            return moves
+        return tuple(m for m in moves if m.player == player)
 
     def _list_moves(self, state: State, walk: Ctx) -> tuple:
         """The legal moves, listed afresh while the flow walks on: their cost is charged to the
         walk, so a flow that keeps finding nobody able to act is stopped by the cost limit."""
         try:
             state._moves = self._all_moves(state, walk)
+            state._shown = None
         except EvalError as exc:
             point = self.rules.points[state.pc]
             raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
@@ -238,18 +246,16 @@ class Game:
                 try:
                     if action.then_required and point.kind == "choose":
                         found: list = []
-                        enumerate_action(ctx, action, player, found)
+                        action.enumerate(ctx, player, found)
                         out.extend(m for m in found if self.reaches_then(state, m))
                     else:
-                        enumerate_action(ctx, action, player, out)
+                        action.enumerate(ctx, player, out)
                 except EvalError as exc:
                     raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
             if point.allow_pass:
                 out.append(Move(player, PASS))
             if charge_to is not None:
                 charge_to.charge(ctx.cost)
-        if self.rules.may_hide:
-            return self._named_by_movers(state, out)
         return tuple(out)
 
     def _named_by_movers(self, state, moves) -> tuple:
@@ -325,12 +331,18 @@ class Game:
 
     def _play(self, state: State, move: Move) -> State:
         new = state.copy()
-        point = self.rules.points[state.pc]
+        self._play_in_place(new, move)
+        return new
+
+    def _play_in_place(self, new: State, move: Move) -> None:
+        """Play `move` on `new` itself: only a copy made for it (`_play`) or a playout's
+        own state may be changed in place."""
+        point = self.rules.points[new.pc]
         if point.op == "chance":
             new.locals[point.var] = move.args[0][1]
             new.pc = point.next
             self._advance(new)
-            return new
+            return
         ctx = Ctx(self, new)
         if move.action != PASS:
             action = self.rules.actions[move.action]
@@ -354,7 +366,39 @@ class Game:
         self._after_move(new, point, move)
         self._check_end(ctx)
         self._advance(new)
-        return new
+
+    # -- playouts ----------------------------------------------------------------------------
+    def playout(self, state: State, policy=None, rng=None, max_moves: int | None = None) -> State:
+        """Play from `state` to the end and return the final state; `state` is not changed.
+
+        `policy(game, state, moves, rng) -> Move` picks each move (uniform random over the
+        legal moves when None); `rng` is the policy's own `random.Random`, never the game's
+        generator.  At an explicit chance point the outcome is drawn with its probability.
+        Only one state is kept and it is changed in place, and no move texts are built:
+        this is the loop search bots and simulations run thousands of times."""
+        import random
+        rng = rng if rng is not None else random.Random()
+        state = state.copy()
+        played = 0
+        while not state.over and (max_moves is None or played < max_moves):
+            if self.current_players(state) == (CHANCE,):
+                move = _draw(self.chance_outcomes(state), rng)
+            else:
+                moves = self._unnamed_moves(state)
+                if not moves:
+                    break
+                move = moves[rng.randrange(len(moves))] if policy is None else policy(self, state, moves, rng)
+            state._moves = state._shown = state._where = None
+            self._play_in_place(state, move)
+            played += 1
+        state._moves = state._shown = None
+        return state
+
+    def _unnamed_moves(self, state: State) -> tuple:
+        """The legal moves without their per-player texts (a playout shows them to no one)."""
+        if state._moves is None:
+            state._moves = self._all_moves(state)
+        return state._moves
 
     def _after_move(self, state, point, move):
         if point.kind == "choose":
@@ -406,7 +450,7 @@ class Game:
                             if self.on_skip is not None:
                                 self.on_skip(state, point)
                             state.pending = able
-                            state._moves = None
+                            state._moves = state._shown = None
                         if able:
                             return
                     state.pc = point.next
@@ -417,7 +461,7 @@ class Game:
                 if moves:
                     return
                 # Nobody can act here: a choose is skipped, a responder passes.
-                state._moves = None
+                state._moves = state._shown = None
                 if self.on_skip is not None:
                     self.on_skip(state, point)
                 if point.kind == "respond":
@@ -460,7 +504,7 @@ class Game:
                         state.pc = points[point.next].next
                 elif op == "chance":
                     if self.explicit_chance:
-                        state._moves = None
+                        state._moves = state._shown = None
                         return
                     outcomes = want_list(point.fn(ctx), "the outcomes of a chance step")
                     if not outcomes:
@@ -533,6 +577,16 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
+
+
+def _draw(outcomes, rng):
+    """One chance outcome, drawn with its probability by the policy's generator."""
+    x = rng.random()
+    for move, p in outcomes:
+        x -= p
+        if x < 0:
+            return move
+    return outcomes[-1][0]
 
 
 def _items_in(value):

@@ -9,6 +9,10 @@ from .game import Game
 from .rules import Rules
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+# "reference" runs expressions as closures (interpreter/rules.py); "compiled" runs a Python
+# module generated from the ruleset (interpreter/codegen/).  Both give the same game.
+BACKENDS = ("reference", "compiled")
+DEFAULT_BACKEND = "reference"
 _cache: dict = {}
 
 
@@ -31,16 +35,28 @@ def find_ruleset(name_or_path: str | Path) -> Path:
                             f"rulesets ({known})")
 
 
-def load_rules(name_or_path: str | Path) -> Rules:
+def load_rules(name_or_path: str | Path, backend: str | None = None) -> Rules:
+    backend = backend or DEFAULT_BACKEND
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown back end '{backend}'; back ends: {', '.join(BACKENDS)}")
     path = find_ruleset(name_or_path).resolve()
     rs = load_ruleset(path)
-    key = (str(path), rs.content_hash)
+    key = (str(path), rs.content_hash, backend)
     if key not in _cache:
-        _cache[key] = Rules(rs)
+        _cache[key] = rules_for(rs, backend)
     return _cache[key]
 
 
-def load_game(name_or_path: str | Path, players: int | None = None, options: dict | None = None) -> Game:
-    rules = load_rules(name_or_path)
+def rules_for(ruleset, backend: str) -> Rules:
+    """Compile a checked ruleset with the chosen back end."""
+    if backend == "compiled":
+        from .codegen.backend import CompiledRules
+        return CompiledRules(ruleset)
+    return Rules(ruleset)
+
+
+def load_game(name_or_path: str | Path, players: int | None = None, options: dict | None = None,
+              backend: str | None = None) -> Game:
+    rules = load_rules(name_or_path, backend)
     info = rules.ruleset.game
     return Game(rules, players if players is not None else info.min_players, options)

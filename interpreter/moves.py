@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from meeple.dsl.expr_ast import names_read
 from meeple.dsl.functions import arith, want_list
 from meeple.dsl.values import Item
 
@@ -130,24 +131,34 @@ class IllegalMove(Exception):
 
 
 def enumerate_action(ctx, action, player: int, out: list):
-    """Append every legal Move of `action` for `player` (ctx.bindings already hold locals)."""
+    """Append every legal Move of `action` for `player` (ctx.bindings already hold locals).
+
+    Each requirement is tested as soon as the parameters it reads are chosen
+    (`action.levels`), so a requirement on the first parameter prunes before the
+    second is enumerated; requirements ready at the same point are tested in the
+    order written.  Costs are tested last, on complete moves."""
     params = action.params
     bindings = ctx.bindings
     bindings["player"] = player
-    checks = action.checks
+    levels = action.levels
     costs = action.costs
 
-    def ok():
-        for fn, _, _, _ in checks:
+    def passes(checks):
+        for fn in checks:
             if fn(ctx) is not True:
                 return False
+        return True
+
+    def affordable():
         for place_fn, amount_fn, _ in costs:
             if cost_shortfall(ctx, place_fn, amount_fn) is not None:
                 return False
         return True
 
+    if not passes(levels[0]):
+        return
     if not params:
-        if ok():
+        if affordable():
             out.append(Move(player, action.name))
         return
 
@@ -156,18 +167,33 @@ def enumerate_action(ctx, action, player: int, out: list):
 
     def rec(i, chosen):
         name, domain_fn = params[i]
+        checks = levels[i + 1]
         domain = domain_fn(ctx)
         if type(domain) is not tuple:  # an `any`-typed domain is checked when it is used
             domain = want_list(domain, f"the choices of '{name}'")
         for value in domain:
             ctx.charge(1)
             bindings[name] = value
+            if checks and not passes(checks):
+                continue
             if i == last:
-                if ok():
+                if affordable():
                     out.append(Move(player, action.name, tuple(zip(names, chosen + (value,)))))
             else:
                 rec(i + 1, chosen + (value,))
     rec(0, ())
+
+
+def requirement_levels(params: list, conds: list) -> list:
+    """For each parameter position (0 = before any is chosen), the indexes of the
+    requirements whose last parameter read is the one chosen there."""
+    names = [p if isinstance(p, str) else p[0] for p in params]
+    levels: list = [[] for _ in range(len(names) + 1)]
+    for j, cond in enumerate(conds):
+        read = names_read(cond)
+        level = max((i + 1 for i, n in enumerate(names) if n in read), default=0)
+        levels[level].append(j)
+    return levels
 
 
 def cost_shortfall(ctx, place_fn, amount_fn):

@@ -21,6 +21,7 @@ from .context import RuleError
 from .effects import EffectCompiler
 from .flowgraph import FlowBuilder
 from .knowledge import Sides
+from .moves import enumerate_action, requirement_levels
 from .targets import compile_place
 
 TRIGGER_LIMIT = 200
@@ -32,11 +33,13 @@ class CompiledAction:
     name: str
     params: list  # [(name, domain_fn)]
     checks: list  # [(fn, reason, rule, span)]
+    levels: list  # per parameter position: the check functions tested there (moves.requirement_levels)
     costs: list  # [(place_fn, amount_fn, span)]
     effects: object
     decl: object
     has_then: bool
     then_required: bool = False
+    enumerate: object = None  # fn(ctx, player, out): appends the legal moves (moves.enumerate_action)
 
     @property
     def rule(self):
@@ -44,6 +47,8 @@ class CompiledAction:
 
 
 class Rules:
+    backend = "reference"
+
     def __init__(self, ruleset: Ruleset):
         self.ruleset = rs = ruleset
         self.variables = rs.variables
@@ -78,13 +83,19 @@ class Rules:
         self.actions = {name: self._action(a) for name, a in rs.actions.items()}
         self._compile_triggers()
         self.setup = self.effects.block(rs.setup, self.scope)
-        self.end_rules = [(compile_expr(e.when, self.scope), e) for e in rs.end]
-        self.invariants = [(compile_expr(c.cond, self.scope), c) for c in rs.invariants]
+        self.end_rules = [(self.expr(e.when, self.scope), e) for e in rs.end]
+        self.invariants = [(self.expr(c.cond, self.scope), c) for c in rs.invariants]
         self._compile_scoring()
         self._compile_initials()
         self.flow = FlowBuilder(self)
         self.start = self.flow.build(rs.flow, self.scope)
         self.points = self.flow.points
+
+    def expr(self, node, scope):
+        """An expression compiled for this back end: closures here; generated code in
+        codegen.backend.CompiledRules.  Definitions' bodies stay closures in both (the
+        reference), since generated code calls its own copies of them."""
+        return compile_expr(node, scope)
 
     # -- pieces ----------------------------------------------------------------
     def _board(self, decl):
@@ -129,14 +140,18 @@ class Rules:
         scope = self.scope.bind({"player": INT}, kind="param")
         params = []
         for name, domain, _ in decl.params:
-            params.append((name, compile_expr(domain, scope)))
+            params.append((name, self.expr(domain, scope)))
             scope = scope.bind({name: None}, kind="param")
-        checks = [(compile_expr(c.cond, scope), c.reason, c.rule or decl.rule, c.span) for c in decl.require]
+        checks = [(self.expr(c.cond, scope), c.reason, c.rule or decl.rule, c.span) for c in decl.require]
+        levels = [[checks[j][0] for j in level]
+                  for level in requirement_levels(decl.params, [c.cond for c in decl.require])]
         costs = []
         for target, amount, span in decl.cost:
-            costs.append((compile_place(target, scope, self, "var"), compile_expr(amount, scope), span))
-        return CompiledAction(decl.name, params, checks, costs, self.effects.block(decl.effects, scope),
-                              decl, bool(decl.then), decl.then_required and bool(decl.then))
+            costs.append((compile_place(target, scope, self, "var"), self.expr(amount, scope), span))
+        action = CompiledAction(decl.name, params, checks, levels, costs, self.effects.block(decl.effects, scope),
+                                decl, bool(decl.then), decl.then_required and bool(decl.then))
+        action.enumerate = lambda ctx, player, out: enumerate_action(ctx, action, player, out)
+        return action
 
     def _compile_triggers(self):
         for t in self.ruleset.triggers.values():
@@ -146,9 +161,9 @@ class Rules:
                 scope = scope.bind({n: None for n in event_payloads(self.ruleset).get(t.on, ())})
             each = []
             for name, domain in t.each:
-                each.append((name, compile_expr(domain, scope)))
+                each.append((name, self.expr(domain, scope)))
                 scope = scope.bind({name: None})
-            when = compile_expr(t.when, scope) if t.when is not None else None
+            when = self.expr(t.when, scope) if t.when is not None else None
             compiled = (t, each, when, None)
             target = self.event_triggers.setdefault(t.on, []) if t.on else self.triggers
             target.append(compiled)
@@ -165,28 +180,28 @@ class Rules:
     def _compile_scoring(self):
         sc = self.ruleset.scoring
         pscope = self.scope.bind({"player": INT})
-        self.score_fn = compile_expr(sc.score, pscope) if sc and sc.score is not None else None
-        self.tiebreak_fns = [compile_expr(t, pscope) for t in (sc.tiebreak if sc else [])]
-        self.winners_fn = compile_expr(sc.winners, self.scope) if sc and sc.winners is not None else None
+        self.score_fn = self.expr(sc.score, pscope) if sc and sc.score is not None else None
+        self.tiebreak_fns = [self.expr(t, pscope) for t in (sc.tiebreak if sc else [])]
+        self.winners_fn = self.expr(sc.winners, self.scope) if sc and sc.winners is not None else None
 
     def _compile_initials(self):
         self.initials = {}
         pscope = self.scope.bind({"player": INT})
         kscope = self.scope.bind({"key": None})
         for v in self.ruleset.variables.values():
-            per = None if v.per in (None, "player") else compile_expr(v.per, self.scope)
-            init = compile_expr(v.initial, pscope if v.per == "player" else kscope) if v.initial else None
+            per = None if v.per in (None, "player") else self.expr(v.per, self.scope)
+            init = self.expr(v.initial, pscope if v.per == "player" else kscope) if v.initial else None
             self.initials[v.name] = (v, per, init)
         self.zone_initials = {}
         for z in self.ruleset.zones.values():
-            per = None if z.per in (None, "player") else compile_expr(z.per, self.scope)
-            init = compile_expr(z.initial, pscope if z.per == "player" else kscope) if z.initial else None
+            per = None if z.per in (None, "player") else self.expr(z.per, self.scope)
+            init = self.expr(z.initial, pscope if z.per == "player" else kscope) if z.initial else None
             self.zone_initials[z.name] = (z, per, init)
         iscope = self.scope.bind({"item": None})
         self.prop_defaults = {}
         for kind in self.ruleset.components.values():
             for name, decl in kind.props.items():
-                fn = compile_expr(decl.initial, iscope) if decl.initial is not None else None
+                fn = self.expr(decl.initial, iscope) if decl.initial is not None else None
                 self.prop_defaults[(kind.name, name)] = (decl, fn)
 
     def prop_decl(self, kind: str, name: str):

@@ -21,7 +21,7 @@ from meeple.dsl.values import Item
 
 class State:
     __slots__ = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",
-                 "end_reason", "phase", "log", "move_count", "_moves", "_where")
+                 "end_reason", "phase", "log", "move_count", "_moves", "_shown", "_where")
 
     def __init__(self):
         self.vars: dict = {}
@@ -38,6 +38,7 @@ class State:
         self.log: tuple = ()
         self.move_count = 0
         self._moves = None  # cache of legal moves; not part of the state's identity
+        self._shown = None  # the same moves, named as their movers may name them
         self._where = None  # (zone contents, item id -> place): knowledge.locate
 
     def copy(self) -> "State":
@@ -56,6 +57,7 @@ class State:
         new.log = self.log
         new.move_count = self.move_count
         new._moves = None
+        new._shown = None
         new._where = self._where  # checked against the zones before use
         return new
 

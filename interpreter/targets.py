@@ -6,7 +6,6 @@ A target compiles to a resolver that, given a context, names the place
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.values import Item
 
 from .context import RuleError
@@ -71,20 +70,20 @@ def compile_place(expr, scope, rules, want: str):
         if len(chain) != 1 or chain[0][0] != "index":
             raise RuleError("T408", f"zone '{root}' is kept per {('player' if decl.per == 'player' else 'key')}"
                             f"; write {root}[...]", span)
-        key_fn = compile_expr(chain[0][1], scope)
+        key_fn = rules.expr(chain[0][1], scope)
         return lambda ctx: ZonePlace(root, key_fn(ctx), decl)
     decl = rules.variables.get(root)
     if decl is not None:
         key_fns = []
         for kind, part in chain:
             if kind == "index":
-                key_fns.append(compile_expr(part, scope))
+                key_fns.append(rules.expr(part, scope))
             else:
                 key_fns.append(lambda ctx, k=part: k)
         return lambda ctx: VarPlace(decl, tuple(f(ctx) for f in key_fns))
     # An item property: everything before the last `.name` evaluates to an item.
     if chain and chain[-1][0] == "member":
-        item_fn = compile_expr(expr.obj, scope)
+        item_fn = rules.expr(expr.obj, scope)
         name = chain[-1][1]
 
         def resolve(ctx):

@@ -1,0 +1,135 @@
+"""What generated code calls besides Python itself: the language's slow paths
+(shared with the closure interpreter, so both give the same values) and the
+cost charges of loops.
+
+Generated code takes a fast path only when the operand types make Python's
+meaning the language's meaning (two ints, two texts of one type...); anything
+else goes to these helpers.  A helper either returns the language's value or
+raises; a raise sends the whole expression back to the reference evaluator
+(module.py), which then reports it with the YAML position, so the helpers need
+no spans of their own.
+"""
+from __future__ import annotations
+
+from meeple.dsl.compare import charge, contains, equal, less, map_key
+from meeple.dsl.compile_expr import index_value, member_value
+from meeple.dsl.functions import FUNCTIONS, MAX_INT, MAX_LIST, arith, as_seq, enter_call, want_list
+from meeple.dsl.values import Item
+
+from ..moves import Move, cost_shortfall
+
+
+class Deopt(Exception):
+    """Generated code met a value its fast path does not cover and that the
+    language may refuse: the reference evaluator decides."""
+
+
+def deopt(*_):
+    raise Deopt()
+
+
+def seq(ctx, v):
+    """What a `for` walks, charged for its length as the reference charges it."""
+    if type(v) is not tuple:
+        v = as_seq(v)
+    ctx.charge(len(v))
+    return v
+
+
+def unpacked(ctx, v, n):
+    """A `for a, b in xs` walk: every element must be a list of exactly n values."""
+    v = seq(ctx, v)
+    for e in v:
+        if type(e) is not tuple or len(e) != n:
+            raise Deopt()
+    return v
+
+
+def domain(ctx, v):
+    """A parameter's choices: a list, charged one step per choice as the reference does."""
+    if type(v) is not tuple:
+        v = want_list(v, "the choices of a parameter")
+    ctx.charge(len(v))
+    return v
+
+
+def unaffordable(ctx, costs) -> bool:
+    for place_fn, amount_fn, _ in costs:
+        if cost_shortfall(ctx, place_fn, amount_fn) is not None:
+            return True
+    return False
+
+
+def truth(v):
+    if v is True or v is False:
+        return v
+    raise Deopt()
+
+
+def listed(t):
+    if len(t) > MAX_LIST:
+        raise Deopt()
+    return t
+
+
+def key(k):
+    t = type(k)
+    if t is str or t is int:
+        return k
+    return map_key(k)
+
+
+def ovf(v):
+    """An int result beyond the language's range."""
+    raise Deopt()
+
+
+def neg(v):
+    if type(v) is int:
+        return -v
+    raise Deopt()
+
+
+def not_(v):
+    if v is True:
+        return False
+    if v is False:
+        return True
+    raise Deopt()
+
+
+def eq(ctx, a, b):
+    return equal(a, b, ctx)
+
+
+def lt(ctx, a, b):
+    return less(a, b, None, ctx)
+
+
+def member(ctx, o, name):
+    return member_value(ctx, o, name, None)
+
+
+def index(o, i):
+    return index_value(o, i, None)
+
+
+def isin(ctx, x, c):
+    return contains(x, c, None, ctx)
+
+
+def calc(ctx, op, a, b):
+    return arith(op, a, b, None, ctx)
+
+
+def impl(name):
+    return FUNCTIONS[name].impl
+
+
+# The names generated code may use, bound in every generated module's namespace.
+NAMES = {
+    "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_unpacked": unpacked, "_truth": truth,
+    "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
+    "_member": member, "_index": index, "_in": isin, "_calc": calc, "_enter": enter_call,
+    "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT, "_FLAT": frozenset({int, str, bool, type(None)}),
+}
