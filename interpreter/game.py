@@ -54,6 +54,7 @@ class Game:
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
         self._invariant_cache = None  # built on the first invariant check
+        self._end_cache = None  # end rules, re-evaluated only when what they read changed
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
         self.boards = rules.boards
         # False when every player always knows everything (no hidden zone, face, side or amount).
@@ -117,9 +118,13 @@ class Game:
                     where[item.id] = here
 
     def _initial(self, ctx, decl, per, init, default, zone=False):
+        shared = []  # an initial value that reads neither `player` nor `key` is the same for each
+
         def value(bindings):
             if init is None:
                 return default
+            if shared:
+                return shared[0]
             ctx.bindings.update(bindings)
             try:
                 v = init(ctx)
@@ -134,6 +139,8 @@ class Game:
             else:
                 from .store import check_bounds
                 v = check_bounds(decl, v, decl.name, decl.span)
+            if decl.name in self.rules.initial_shared:
+                shared.append(v)
             return v
         if decl.per is None:
             return value({})
@@ -417,11 +424,20 @@ class Game:
         state = ctx.state
         if state.over:
             return
-        for fn, rule in self.rules.end_rules:
-            try:
-                hit = fn(ctx) is True
-            except EvalError as exc:
-                raise RuleError(exc.code, exc.message, exc.span or rule.span, rule.rule) from None
+        cache = self._end_cache
+        if cache is None:
+            from .invariant_deps import ReadsCache, state_reads
+            cache = self._end_cache = ReadsCache([state_reads(rule.when, self.rules.ruleset)
+                                                  for _, rule in self.rules.end_rules])
+        for i, (fn, rule) in enumerate(self.rules.end_rules):
+            inputs = cache.inputs(i, state)
+            hit = cache.known(i, inputs)
+            if hit is None:  # something it reads changed since it was last evaluated
+                try:
+                    hit = fn(ctx) is True
+                except EvalError as exc:
+                    raise RuleError(exc.code, exc.message, exc.span or rule.span, rule.rule) from None
+                cache.remember(i, inputs, hit)
             if hit:
                 if rule.after == "now":
                     state.over = True

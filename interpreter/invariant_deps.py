@@ -13,13 +13,14 @@ from meeple.dsl import expr_ast as A
 def state_reads(expr, rs) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(variables, zones, reads item properties?) read by `expr`, through definitions."""
     variables, zones, props = set(), set(), False
+    constant = constant_members(rs)
     seen: set = set()
     todo = [expr]
     while todo:
         node = todo.pop()
         called = set()
         for n in A.walk(node):
-            if isinstance(n, A.Member):
+            if isinstance(n, A.Member) and n.name not in constant:
                 props = True  # `x.f` may read an item's mutable property
             elif isinstance(n, A.Call):
                 called.add(n.func)  # a definition with parameters is called, not named
@@ -34,12 +35,19 @@ def state_reads(expr, rs) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     return tuple(sorted(variables)), tuple(sorted(zones)), props
 
 
-class InvariantCache:
-    """The last inputs and result of each invariant."""
+def constant_members(rs) -> frozenset:
+    """Member names that never read the state: an item's id, kind and printed fields
+    (a name that is a property of any kind may be one here too)."""
+    fields = {f for k in rs.components.values() for f in k.fields}
+    props = {p for k in rs.components.values() for p in k.props} | {"face", "seen_by"}
+    return frozenset((fields - props) | {"id", "kind"})
 
-    def __init__(self, rules):
-        rs = rules.ruleset
-        self.reads = [state_reads(check.cond, rs) for _, check in rules.invariants]
+
+class ReadsCache:
+    """The last inputs and result of each of a list of expressions, by what they read."""
+
+    def __init__(self, reads: list):
+        self.reads = reads
         self.last: list = [None] * len(self.reads)
 
     def inputs(self, i, state):
@@ -60,3 +68,10 @@ class InvariantCache:
 
     def remember(self, i, inputs, ok):
         self.last[i] = (inputs, ok)
+
+
+class InvariantCache(ReadsCache):
+    """The last inputs and result of each invariant."""
+
+    def __init__(self, rules):
+        super().__init__([state_reads(check.cond, rules.ruleset) for _, check in rules.invariants])

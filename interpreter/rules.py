@@ -185,6 +185,10 @@ class Rules:
         self.winners_fn = self.expr(sc.winners, self.scope) if sc and sc.winners is not None else None
 
     def _compile_initials(self):
+        from meeple.dsl.expr_ast import names_read
+        # Keyed or per-player starting values that read neither `player` nor `key`.
+        self.initial_shared = {d.name for d in [*self.ruleset.variables.values(), *self.ruleset.zones.values()]
+                               if d.initial is not None and not {"player", "key"} & names_read(d.initial)}
         self.initials = {}
         pscope = self.scope.bind({"player": INT})
         kscope = self.scope.bind({"key": None})

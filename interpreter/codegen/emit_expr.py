@@ -117,7 +117,24 @@ class ExprEmitter:
                 i = self.m.game_constant(node, self.u.scope)
                 self.u.uses.add("M")
                 return Code(f"(M[{i}] if {i} in M else G{i}(ctx))")
+            args = self.m.memo_arguments(node, env, self.u)
+            if args:
+                return self._memo_call(node, env, args, plain)
         return self.dispatch(node, env, plain)
+
+    def _memo_call(self, node, env, names: list, plain: bool) -> Code:
+        """A sub-expression that depends on the game and a few locals only, kept in the
+        game's memo per value of those locals (when each is an int, a text or an item)."""
+        idents = [env.get(n) or self.u.params[n] for n in names]
+        i = self.m.memo_function(node, self.u.scope, dict(zip(names, idents)))
+        args = ", ".join(idents)
+        if plain:
+            return Code(f"P{i}(ctx, {args})")
+        self.u.uses.add("M")
+        t = self.u.temp()
+        keyable = " and ".join(f"type({x}) in _KEYABLE" for x in idents)
+        key = f"({i}, {args}, )"
+        return Code(f"(M[{t}] if {keyable} and ({t} := {key}) in M else P{i}(ctx, {args}))")
 
     def dispatch(self, node, env: dict | None = None, plain: bool = False) -> Code:
         return getattr(self, "_" + type(node).__name__)(node, env if env is not None else {}, plain)

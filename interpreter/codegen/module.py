@@ -157,8 +157,11 @@ class GeneratedModule:
         lines = [f"# {self.where(decl.expr)}  definition '{name}'" + ("  (depends on the game only)"
                                                                          if pure else "")]
         lines.append(f"def {ident}(ctx{args}):")
-        if decl.params:
-            lines.append(f"    _d = _enter(ctx, {name!r})")
+        if decl.params:  # charged and depth-limited as functions.enter_call does; past a limit
+            # the caller hands its evaluation to the reference, which reports it
+            lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()",
+                      "    ctx.call_depth = _d + 1", "    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:",
+                      "        ctx.call_depth = _d", "        raise Deopt()"]
         memo_key = None
         if pure:
             flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
@@ -227,6 +230,46 @@ class GeneratedModule:
             return False
         blocked = set(env) | set(unit.params)
         return not (A.names_read(node) & blocked) and self._reads_only_game(node, set(), unit.scope)
+
+    def memo_arguments(self, node, env: dict, unit: Unit) -> list | None:
+        """The locals `node` reads, if it calls something and reads nothing else that
+        changes during a game (so its value can be kept per value of those locals)."""
+        if not any(isinstance(n, A.Call) for n in A.walk(node)) or any(
+                isinstance(n, A.Lambda) for n in A.walk(node)):
+            return None
+        local = (set(env) | set(unit.params)) & A.names_read(node)
+        if not local or len(local) > 3:
+            return None
+        if not self._reads_only_game(node, local, unit.scope):
+            return None
+        return sorted(local)
+
+    def memo_function(self, node, scope, params: dict) -> int:
+        """P<i>(ctx, *locals): `node`'s value, kept in the game's memo under (i, *locals)
+        when every local is an int, a text or an item (whose equality is the language's)."""
+        i = self._game_consts.get(id(node))
+        if i is not None:
+            return i
+        i = self._game_consts[id(node)] = len(self._refs)
+        self._refs.append((node, scope))
+        self._game_consts[f"keep{i}"] = node
+        unit = Unit(self, scope, params)
+        unit.constant = True
+        code = ExprEmitter(unit).dispatch(node)
+        args = "".join(", " + x for x in params.values())
+        flat = " and ".join(f"type({x}) in _KEYABLE" for x in params.values())
+        key = f"({i}{args}, )"
+        bind = "".join(f"        B[{n!r}] = {x}\n" for n, x in params.items())
+        lines = [f"# {self.where(node)}  the same for the same {', '.join(params)}", f"def P{i}(ctx{args}):",
+                 "    M = ctx.game.memo", f"    _k = {key} if {flat} else None", "    if _k in M:",
+                 "        return M[_k]", "    _c = ctx.cost", "    try:",
+                 *self.body(unit, code, "_v = {}"), "    except Exception:", "        ctx.cost = _c",
+                 "        B = ctx.bindings", "        _saved = dict(B)", bind.rstrip("\n"),
+                 "        try:", f"            _v = _refnode(ctx, {i})", "        finally:",
+                 "            B.clear()", "            B.update(_saved)",
+                 "    if _k is not None and len(M) < MEMO_LIMIT:", "        M[_k] = _v", "    return _v"]
+        self.add("\n".join(line for line in lines if line), f"P{i}")
+        return i
 
     def folded(self, node) -> Code | None:
         """A sub-expression with no names at all, evaluated now when it cannot fail."""

@@ -11,11 +11,13 @@ no spans of their own.
 """
 from __future__ import annotations
 
-from meeple.dsl.compare import charge, contains, equal, less, map_key
+from meeple.dsl.compare import contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
-from meeple.dsl.functions import FUNCTIONS, MAX_INT, MAX_LIST, arith, as_seq, enter_call, want_list
+from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, arith, as_seq,
+                                  want_list)
 from meeple.dsl.values import Item
 
+from ..context import COST_LIMIT
 from ..moves import Move, cost_shortfall
 
 
@@ -32,7 +34,9 @@ def seq(ctx, v):
     """What a `for` walks, charged for its length as the reference charges it."""
     if type(v) is not tuple:
         v = as_seq(v)
-    ctx.charge(len(v))
+    ctx.cost += len(v)
+    if ctx.cost > COST_LIMIT:
+        raise Deopt()
     return v
 
 
@@ -107,10 +111,22 @@ def lt(ctx, a, b):
 
 
 def member(ctx, o, name):
+    if type(o) is Item:
+        fields = o.fields
+        if name in fields:
+            return fields[name]
+    elif type(o) is dict and name in o:
+        return o[name]
     return member_value(ctx, o, name, None)
 
 
 def index(o, i):
+    t = type(i)
+    if t is int:
+        if type(o) is tuple:
+            return o[i]
+    elif t is str and type(o) is dict:
+        return o[i]
     return index_value(o, i, None)
 
 
@@ -119,6 +135,22 @@ def isin(ctx, x, c):
 
 
 def calc(ctx, op, a, b):
+    """`a op b` where the operator's fast path could not be written inline."""
+    if type(a) is int and type(b) is int:
+        if op == "+":
+            r = a + b
+        elif op == "-":
+            r = a - b
+        elif op == "*":
+            r = a * b
+        elif b and op == "//":
+            r = a // b
+        elif b:
+            r = a % b
+        else:
+            return arith(op, a, b, None, ctx)
+        if -MAX_INT <= r <= MAX_INT:
+            return r
     return arith(op, a, b, None, ctx)
 
 
@@ -130,6 +162,8 @@ def impl(name):
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_unpacked": unpacked, "_truth": truth,
     "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
-    "_member": member, "_index": index, "_in": isin, "_calc": calc, "_enter": enter_call,
-    "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT, "_FLAT": frozenset({int, str, bool, type(None)}),
+    "_member": member, "_index": index, "_in": isin, "_calc": calc, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
+    "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
+    "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
+    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_FLAT": frozenset({int, str, bool, type(None)}),
 }

@@ -1,0 +1,161 @@
+"""The compiled back end: what its generated module is made of, and that it fails, prunes
+and plays exactly as the closure interpreter does.  (Whole games on both back ends, step
+by step, are compared in test_backend_differential.py.)"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple.interpreter import RuleError, load_game, load_rules
+from meeple.interpreter.moves import requirement_levels
+from meeple.dsl.expr_parser import parse_expression as parse_expr
+
+BACKENDS = ("reference", "compiled")
+
+QUOTES = """
+game: {name: quotes, players: 2}
+variables:
+  said: {type: str, initial: "''"}
+  n: {per: player, type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [say]}]
+actions:
+  say:
+    params: {text: "['\\"); import os #', 'a\\\\nb', '{x}']", times: "range(1, 3)"}
+    require:
+      - check: "times == 1 or n[player] > 0"
+        reason: "twice only after once"
+    effects: ["said = text", "n[player] += times"]
+end:
+  - when: "n[0] + n[1] >= 6"
+scoring:
+  score: "n[player]"
+"""
+
+PRUNE = """
+game: {name: prune, players: 1}
+variables:
+  row: {type: "list[int]", initial: "[3, 0, 2]"}
+  done: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [pick]}]
+actions:
+  pick:
+    # The second domain divides by the first choice: it fails on 0, which the first
+    # requirement rules out before the second parameter is enumerated.
+    params: {i: "range(3)", k: "range(12 // row[i])"}
+    require:
+      - check: "row[i] > 0"
+        reason: "an empty cell"
+      - check: "k < 2"
+        reason: "at most two"
+    effects: ["done += 1"]
+end:
+  - when: "done >= 3"
+"""
+
+FAILS = """
+game: {name: fails, players: 1}
+variables:
+  xs: {type: "list[int]", initial: "[1, 2]"}
+  at: {type: int, initial: 0}
+define:
+  pick: {params: [i], expr: "xs[i]"}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [step]}]
+actions:
+  step:
+    effects: ["at += 1"]
+end:
+  - when: "pick(at) > 5"
+"""
+
+
+def _write(tmp_path, text, name):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_user_texts_enter_the_module_only_as_literals(tmp_path):
+    path = _write(tmp_path, QUOTES, "quotes")
+    source = load_rules(path, backend="compiled").source()
+    compile(source, "generated", "exec")  # the written module is valid Python as a whole
+    assert "import os" not in source.replace("'\"); import os #'", "")
+    games = [load_game(path, backend=b) for b in BACKENDS]
+    states = [g.new_state(1) for g in games]
+    for _ in range(4):
+        texts = [[str(m) for m in g.legal_moves(s)] for g, s in zip(games, states)]
+        assert texts[0] == texts[1]
+        states = [g.apply(s, t[0]) for g, s, t in zip(games, states, texts)]
+    assert states[0].key() == states[1].key()
+    assert states[1].vars["said"] == '"); import os #'
+
+
+def test_requirement_levels_split_by_the_last_parameter_read():
+    conds = [parse_expr(t) for t in ("k < 2", "row[i] > 0", "player == 0", "i + k > 0")]
+    assert requirement_levels([("i",), ("k",)], conds) == [[2], [1], [0, 3]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_requirement_prunes_before_the_next_parameter_is_enumerated(tmp_path, backend):
+    game = load_game(_write(tmp_path, PRUNE, "prune"), backend=backend)
+    state = game.new_state(0)
+    assert [str(m) for m in game.legal_moves(state)] == [
+        "pick(i=0,k=0)", "pick(i=0,k=1)", "pick(i=2,k=0)", "pick(i=2,k=1)"]
+
+
+def test_a_failing_expression_is_reported_the_same_by_both(tmp_path):
+    path = _write(tmp_path, FAILS, "fails")
+    errors = []
+    for backend in BACKENDS:
+        game = load_game(path, backend=backend)
+        state = game.new_state(0)
+        state = game.apply(state, "step")
+        with pytest.raises(RuleError) as info:
+            game.apply(state, "step")
+        errors.append((info.value.code, str(info.value.span)))
+    assert errors[0] == errors[1]
+    assert errors[0][0] == "R701"
+
+
+def test_normal_play_never_leaves_the_generated_code():
+    game = load_game("connect-four", backend="compiled")
+    game.playout(game.new_state(3), rng=random.Random(3))
+    assert game.rules.module.deopts == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_playout_is_the_apply_loop_with_the_same_choices(backend):
+    game = load_game("goofspiel", players=3, backend=backend)
+    start = game.new_state(5)
+    for _ in range(4):
+        start = game.apply(start, game.legal_moves(start)[0])
+    key = start.key()
+    final = game.playout(start, rng=random.Random(9))
+    assert start.key() == key  # the input state is not changed
+    rnd, state = random.Random(9), start
+    while not state.over:
+        moves = game.legal_moves(state)
+        state = game.apply(state, moves[rnd.randrange(len(moves))])
+    assert final.key() == state.key()
+    assert game.outcome(final) == game.outcome(state)
+
+
+def test_a_policy_chooses_the_moves_of_a_playout():
+    game = load_game("nim", backend="compiled")
+    final = game.playout(game.new_state(0), policy=lambda g, s, moves, rnd: moves[-1])
+    assert final.vars["heaps"] == (0, 0, 0)
+    assert final.move_count == 3  # taking a whole heap each time
+
+
+def test_an_unknown_back_end_is_refused():
+    with pytest.raises(ValueError, match="back end"):
+        load_game("nim", backend="fast")
