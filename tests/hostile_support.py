@@ -10,17 +10,19 @@ import sys
 import time
 from dataclasses import dataclass
 
-WALL_LIMIT = 5.0                 # seconds per command
+CPU_LIMIT = 5.0                  # seconds of the command's own work ("a few seconds")
+WALL_LIMIT = 60.0                # a command still running after this is killed as hung: wall
+                                 # time also counts the other processes of a busy machine
 MEMORY_LIMIT = 500 * 1024 ** 2   # bytes of resident memory per command
 _ADDRESS_CAP = 2 * 1024 ** 3     # a runaway allocation fails here instead of taking the machine
 
 
 @dataclass
 class Outcome:
-    code: int | None   # exit status; None when it had to be killed
+    code: int | None   # exit status; None when it had to be killed or worked too long
     stdout: str
     stderr: str
-    seconds: float
+    seconds: float     # CPU seconds the command used (wall seconds when it was killed)
     max_rss: int       # bytes
 
     @property
@@ -35,8 +37,9 @@ def _cap_memory():
 # The child reports its own peak resident memory when it exits (a killed child cannot).
 _CHILD = """
 import atexit, resource, sys
-atexit.register(lambda: sys.stderr.write(
-    "\\n@@maxrss %d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+atexit.register(lambda: sys.stderr.write("\\n@@cpu %.3f\\n@@maxrss %d\\n" % (
+    resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
+    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))
 sys.argv = ["meeple", *sys.argv[1:]]
 from meeple.cli.main import main
 main()
@@ -59,4 +62,9 @@ def run_meeple(*args: str, cwd=None) -> Outcome:
     seconds = time.monotonic() - start
     err, _, peak = err.rpartition("\n@@maxrss ")
     max_rss = int(peak.strip() or 0) * 1024 if peak.strip().isdigit() else MEMORY_LIMIT + 1
+    err, found, cpu = err.rpartition("\n@@cpu ")
+    if found:
+        seconds = float(cpu.strip())
+    if code is not None and seconds > CPU_LIMIT:
+        code = None  # it did finish, but only after more work than a hostile file may cost
     return Outcome(code, out, err, seconds, max_rss)

@@ -52,7 +52,7 @@ def test_hostile_file_fails_cleanly(name):
         ok = run_meeple("validate", path)
         assert ok.code == 0, ok.stderr
     out = run_meeple(command, path)
-    assert out.code is not None, f"{command} {name} did not finish in time"
+    assert out.code is not None, f"{command} {name} did not finish in time ({out.seconds:.1f} s)"
     assert not out.traceback, out.stderr
     assert out.max_rss < MEMORY_LIMIT, f"{out.max_rss / 2**20:.0f} MiB"
     if code is None:
