@@ -79,7 +79,7 @@ def _height(v, memo: dict, budget: int, ctx) -> int:
     return h
 
 
-def check_bounds(decl, value, where: str, span, ctx=None, used: int = 0):
+def check_bounds(decl, value, where, span, ctx=None, used: int = 0):
     """Apply a variable's declared bounds to an int written anywhere inside it, and its
     `choices` to any single value (text and booleans as well as numbers); refuse a value
     nested too deeply (check_depth)."""
@@ -90,29 +90,36 @@ def check_bounds(decl, value, where: str, span, ctx=None, used: int = 0):
         lo, hi = decl.min, decl.max
         if lo is not None and value < lo:
             if decl.bounds != "clamp":
-                raise RuleError("R703", f"{where} would become {value}, below its minimum {lo}", span,
+                raise RuleError("R703", f"{_named(where)} would become {value}, below its minimum {lo}", span,
                                 decl.rule)
             value = lo
         if hi is not None and value > hi:
             if decl.bounds != "clamp":
-                raise RuleError("R703", f"{where} would become {value}, above its maximum {hi}", span,
+                raise RuleError("R703", f"{_named(where)} would become {value}, above its maximum {hi}", span,
                                 decl.rule)
             value = hi
     if decl.choices is not None and isinstance(value, (str, bool, int)) \
             and not any(type(c) is type(value) and c == value for c in decl.choices):
-        raise RuleError("R703", f"{where} would become {value!r}, not one of {list(decl.choices)}",
+        raise RuleError("R703", f"{_named(where)} would become {value!r}, not one of {list(decl.choices)}",
                         span, decl.rule)
     return value
 
 
+def _named(where) -> str:
+    """A written place's name for a message; built only when there is one to write."""
+    return where() if callable(where) else where
+
+
 def write_var(ctx, decl, keys: tuple, value, span):
     state = ctx.state
-    where = decl.name + "".join(f"[{k!r}]" for k in keys)
+
+    def where():
+        return decl.name + "".join(f"[{k!r}]" for k in keys)
     value = check_bounds(decl, value, where, span, ctx, len(keys))
     try:
         state.vars[decl.name] = replace_in(state.vars[decl.name], keys, value)
     except (KeyError, IndexError, TypeError):
-        raise RuleError("R704", f"cannot write {where}: no such element", span, decl.rule) from None
+        raise RuleError("R704", f"cannot write {where()}: no such element", span, decl.rule) from None
 
 
 def write_prop(ctx, item: Item, name: str, value, span):
