@@ -31,7 +31,7 @@ from .baseline_treasure_hunter_data import (
     ACT, ACTIONS, ADVENTURER, ADVENTURERS, ANIMAL, BLADE, CARD_COUNT, CARD_KIND, CARD_NAME, CARD_SITE, CLEAN,
     COIN, COIN_CARDS, COIN_VALUE, DISCIPLINE, DISPEL, DOG, DOGS, GOBLIN_COUNT, GOBLIN_PAW, GOBLIN_STEAL, GOBLINS,
     GREY, MAX_TILES, MULE, PAW, RELIC, RELICS, SCARER, SCOUT, STACK_SPLIT, STRENGTH, SWORD, TEAM_LAVA,
-    TILE_COND, TILE_COUNT, TILE_KIND, TILE_NAME, TILE_PER, TILE_VALUE, TRAP, WEALTH, YELLOW)
+    TILE_COND, TILE_COUNT, TILE_KIND, TILE_NAME, TILE_PER, TILE_VALUE, TRAP, YELLOW)
 
 ROUNDS = 5
 START_COINS = 15  # p.2
@@ -156,7 +156,7 @@ class TreasureHunter:
                         count = sum(1 for v in relics if v > 0)
                     elif cond == CLEAN:
                         count = 0 if any(v < 0 for v in relics) else 1
-                    else:  # WEALTH
+                    else:  # WEALTH: 1 per 10 in money
                         count = self.coins[p] // 10
                     grey += TILE_PER[t] * count
             out.append(grey + sum(relics) + self.gob_won[p] + self.coins[p])
@@ -496,7 +496,8 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
     args = parser.parse_args(argv)
-    print("| players | meeple playouts/s | meeple moves/s | hand-written playouts/s | hand-written moves/s | slowdown |")
+    print("| players | meeple playouts/s | meeple moves/s | hand-written playouts/s | hand-written moves/s "
+          "| slowdown |")
     print("| --- | --- | --- | --- | --- | --- |")
     for k in args.players:
         r = compare_speed(k, args.seconds)
