@@ -15,7 +15,7 @@ fails, the moves found so far are dropped and the reference lists them instead.
 """
 from __future__ import annotations
 
-from .emit_expr import BOOL, ExprEmitter, Unit
+from .emit_expr import BOOL, INT, ExprEmitter, Unit
 
 
 def emit_enumerator(module, action, decl, scope, level_indexes: list):
@@ -23,6 +23,7 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list):
     names = [name for name, _, _ in decl.params]
     params = {"player": "l_player", **{n: f"l_{n}" for n in names}}
     unit = Unit(module, scope, params)
+    unit.kinds["l_player"] = INT
     emit = ExprEmitter(unit).emit
     conds = [c.cond for c in decl.require]
 
@@ -39,8 +40,9 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list):
         body.append(f"{indent}if {first}:")
         body.append(f"{indent}    return")
     for i, (name, domain, _) in enumerate(decl.params):
-        dom = emit(domain).text
-        body.append(f"{indent}for l_{name} in _dom(ctx, {dom}):")
+        dom = emit(domain)
+        unit.kinds[f"l_{name}"] = dom.elem
+        body.append(f"{indent}for l_{name} in _dom(ctx, {dom.text}):")
         indent += "    "
         pruned = test(i + 1)
         if pruned:

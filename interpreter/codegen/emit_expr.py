@@ -40,6 +40,7 @@ class Code:
     text: str
     kind: str | None = None  # the value's type when the syntax alone guarantees it
     atom: bool = False  # a local or a literal: may be written twice without a temporary
+    elem: str | None = None  # for a list: its elements' type when the syntax guarantees it
 
 
 def literal(value) -> str | None:
@@ -71,6 +72,7 @@ class Unit:
         self.bindings: dict = {}  # language name -> local read from ctx.bindings at the top
         self.params = dict(params or {})  # language name -> Python parameter of the function
         self.constant = False  # writing a game constant: its parts are not memoized apart
+        self.kinds: dict = {}  # Python local -> its value's type, where the syntax guarantees it
         self.temps = 0
 
     def state_read(self, part: str, name: str) -> str:
@@ -146,9 +148,9 @@ class ExprEmitter:
     def _Name(self, node, env, plain):
         name = node.name
         if name in env:
-            return Code(env[name], atom=True)
+            return Code(env[name], self.u.kinds.get(env[name]), atom=True)
         if name in self.u.params:
-            return Code(self.u.params[name], atom=True)
+            return Code(self.u.params[name], self.u.kinds.get(self.u.params[name]), atom=True)
         sym = self.u.scope.lookup(name)
         if sym is None or sym.kind == "function":
             return Code("_deopt()")
@@ -351,7 +353,8 @@ class ExprEmitter:
             else:
                 args.append(self.emit(arg, env, plain).text)
         kind = INT if name in _INT_RESULTS else (BOOL if fn.lazy else None)
-        return Code(f"{self.m.library_function(name)}(ctx{''.join(', ' + a for a in args)})", kind)
+        elem = INT if name in ("range", "players") else None
+        return Code(f"{self.m.library_function(name)}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
 
     # -- comprehensions --------------------------------------------------------------------------
     def _clauses(self, clauses, env, plain) -> tuple[str, dict]:
@@ -360,8 +363,11 @@ class ExprEmitter:
         parts = []
         for clause in clauses:
             if isinstance(clause, A.For):
-                it = self.emit(clause.iter, env, plain=True).text
+                it = self.emit(clause.iter, env, plain=True)
                 names = [f"l_{n}" for n in clause.names]
+                for ident in names:
+                    self.u.kinds[ident] = it.elem if len(names) == 1 else None
+                it = it.text
                 if len(names) == 1:
                     parts.append(f"for {names[0]} in _seq(ctx, {it})")
                 else:
@@ -372,20 +378,26 @@ class ExprEmitter:
         return " ".join(parts), env
 
     def _ListComp(self, node, env, plain):
+        saved = dict(self.u.kinds)
         clauses, inner = self._clauses(node.clauses, env, plain)
-        element = self.emit(node.element, inner, plain).text
-        return Code(f"_listed(tuple([{element} {clauses}]))", LIST)
+        element = self.emit(node.element, inner, plain)
+        self.u.kinds = saved
+        return Code(f"_listed(tuple([{element.text} {clauses}]))", LIST, elem=element.kind)
 
     _Generator = _ListComp
 
     def _MapComp(self, node, env, plain):
+        saved = dict(self.u.kinds)
         clauses, inner = self._clauses(node.clauses, env, plain)
         k, v = self.emit(node.key, inner, plain), self.emit(node.value, inner, plain)
+        self.u.kinds = saved
         key = k.text if k.kind in (INT, STR) else f"_key({k.text})"
         return Code(f"_listed({{{key}: {v.text} {clauses}}})")
 
     def _any_all(self, node, env, plain) -> Code:
         gen = node.args[0]
+        saved = dict(self.u.kinds)
         clauses, inner = self._clauses(gen.clauses, env, plain)
         element = self._truth(self.emit(gen.element, inner, plain))
+        self.u.kinds = saved
         return Code(f"{node.func}({element} {clauses})", BOOL)
