@@ -1,6 +1,7 @@
 """Find a ruleset by name or path, and compile it once per content."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from meeple.dsl.load import load_ruleset
@@ -12,7 +13,8 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 # "reference" runs expressions as closures (interpreter/rules.py); "compiled" runs a Python
 # module generated from the ruleset (interpreter/codegen/).  Both give the same game.
 BACKENDS = ("reference", "compiled")
-DEFAULT_BACKEND = "reference"
+# MEEPLE_BACKEND chooses the default, so a whole test run or tool can be switched at once.
+DEFAULT_BACKEND = os.environ.get("MEEPLE_BACKEND") or "reference"
 _cache: dict = {}
 
 
