@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+from .baseline_steps import TwoPlayerSteps
+
 ROWS, COLS = 6, 7
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -53,20 +55,14 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
-class ConnectFour:
+class ConnectFour(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
     so a test can follow it step by step next to the interpreter."""
 
     def __init__(self):
+        super().__init__()  # player 0 plays X, 1 plays O
         self.board = [0] * (ROWS * COLS)
         self.height = [0] * COLS
-        self.player = 0  # 0 plays X, 1 plays O
-        self.winner = None
-        self.over = False
-        self.end_reason = None
-
-    def to_move(self) -> tuple:
-        return () if self.over else (self.player,)
 
     def _moves(self) -> list:
         return [] if self.over else [c for c in range(COLS) if self.height[c] < ROWS]
@@ -84,9 +80,3 @@ class ConnectFour:
         elif all(h == ROWS for h in self.height):
             self.over, self.end_reason = True, "the board is full"
         self.player = 1 - self.player
-
-    def scores(self) -> tuple:
-        return tuple(1 if p == self.winner else 0 for p in range(2))
-
-    def winners(self) -> tuple:
-        return () if self.winner is None else (self.winner,)

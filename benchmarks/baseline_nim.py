@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from .baseline_steps import TwoPlayerSteps
+
 HEAPS = (3, 4, 5)
 
 
@@ -24,19 +26,16 @@ def playout(rnd: random.Random, heaps=HEAPS) -> int:
         moves += 1
 
 
-class Nim:
+class Nim(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
-    so a test can follow it step by step next to the interpreter."""
+    so a test can follow it step by step next to the interpreter.  The winner is the
+    last mover."""
 
     def __init__(self, heaps=HEAPS):
+        super().__init__()
         self.heaps = list(heaps)
-        self.player = 0
-        self.last_mover = None
-        self.over = sum(self.heaps) == 0
-        self.end_reason = "the last object was taken" if self.over else None
-
-    def to_move(self) -> tuple:
-        return () if self.over else (self.player,)
+        if sum(self.heaps) == 0:
+            self.over, self.end_reason = True, "the last object was taken"
 
     def _moves(self) -> list:
         return [(h, count) for h in range(len(self.heaps)) for count in range(1, self.heaps[h] + 1)]
@@ -47,14 +46,11 @@ class Nim:
     def play(self, index: int) -> None:
         heap, count = self._moves()[index]
         self.heaps[heap] -= count
-        self.last_mover = self.player
+        self.winner = self.player
         if sum(self.heaps) == 0:
             self.over, self.end_reason = True, "the last object was taken"
         self.player = 1 - self.player
 
-    def scores(self) -> tuple:
-        return tuple(1 if p == self.last_mover else 0 for p in range(2))
-
     def winners(self) -> tuple:
         """The last mover; a game over before any move (all heaps empty) is a tie of both."""
-        return (self.last_mover,) if self.last_mover is not None else (0, 1)
+        return (self.winner,) if self.winner is not None else (0, 1)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from .baseline_steps import TwoPlayerSteps
+
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 LINES_THROUGH = [[line for line in LINES if cell in line] for cell in range(9)]
 
@@ -35,19 +37,13 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
-class TicTacToe:
+class TicTacToe(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
     so a test can follow it step by step next to the interpreter."""
 
     def __init__(self):
+        super().__init__()  # player 0 plays X, 1 plays O
         self.board = [0] * 9
-        self.player = 0  # 0 plays X, 1 plays O
-        self.winner = None
-        self.over = False
-        self.end_reason = None
-
-    def to_move(self) -> tuple:
-        return () if self.over else (self.player,)
 
     def _moves(self) -> list:
         return [] if self.over else [i for i in range(9) if self.board[i] == 0]
@@ -63,9 +59,3 @@ class TicTacToe:
         elif 0 not in self.board:
             self.over, self.end_reason = True, "the board is full"
         self.player = 1 - self.player
-
-    def scores(self) -> tuple:
-        return tuple(1 if p == self.winner else 0 for p in range(2))
-
-    def winners(self) -> tuple:
-        return () if self.winner is None else (self.winner,)
