@@ -1,0 +1,23 @@
+"""What the step-by-step classes of the two-player baselines share.  They exist only so
+`tests/test_baselines.py` can follow a baseline next to the interpreter; the timed
+playouts do not use them."""
+from __future__ import annotations
+
+
+class TwoPlayerSteps:
+    """Players 0 and 1 take turns, 0 first; at most one winner, who scores 1."""
+
+    def __init__(self):
+        self.player = 0
+        self.winner = None
+        self.over = False
+        self.end_reason = None
+
+    def to_move(self) -> tuple:
+        return () if self.over else (self.player,)
+
+    def scores(self) -> tuple:
+        return tuple(1 if p == self.winner else 0 for p in range(2))
+
+    def winners(self) -> tuple:
+        return () if self.winner is None else (self.winner,)
