@@ -93,6 +93,8 @@ class GeneratedModule:
         self._refs.append((node, scope))
         unit = Unit(self, scope)
         code = ExprEmitter(unit).emit(node)
+        if isinstance(node, A.Name) and code.text.startswith("D_") and code.text == f"{code.text[:-5]}(ctx)":
+            return self.ns[code.text[:-5]]  # a definition named alone: its own function will do
         name = f"E{i}"
         lines = [f"# {self.where(node)}  {what}", f"def {name}(ctx):", "    _c = ctx.cost", "    try:",
                  *self.body(unit, code), "    except Exception:", "        ctx.cost = _c",
