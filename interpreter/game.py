@@ -272,6 +272,9 @@ class Game:
         whole: dict = {}  # (player, item) -> whether that player sees it whole
         out = []
         for m in moves:
+            if m.player == CHANCE:  # the draw itself is nobody's move: it names what was drawn
+                out.append(m)
+                continue
             for i in (i for _, v in m.args for i in _items_in(v)):
                 seen = whole.get((m.player, i))
                 if seen is None:

@@ -179,4 +179,4 @@ def test_nim_playout_with_other_heaps(heaps):
 
 
 def test_every_small_ruleset_has_a_baseline():
-    assert set(BASELINES) == {"tic-tac-toe", "connect-four", "nim", "goofspiel"}
+    assert {"tic-tac-toe", "connect-four", "nim", "goofspiel"} <= set(BASELINES)

@@ -19,11 +19,16 @@ from .module import GeneratedModule
 class CompiledRules(Rules):
     backend = "compiled"
 
-    def expr(self, node, scope):
-        module = self.__dict__.get("module")
+    @property
+    def module(self) -> GeneratedModule:
+        """Made on first use: Rules builds its scope and definitions first."""
+        module = self.__dict__.get("_module")
         if module is None:
-            module = self.module = GeneratedModule(self.ruleset, self.scope, self._define_fns)
-        return module.expression(node, scope, _what(node))
+            module = self._module = GeneratedModule(self.ruleset, self.scope, self._define_fns)
+        return module
+
+    def expr(self, node, scope):
+        return self.module.expression(node, scope, _what(node))
 
     def _action(self, decl):
         action = super()._action(decl)
