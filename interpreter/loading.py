@@ -10,11 +10,11 @@ from .game import Game
 from .rules import Rules
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
-# "reference" runs expressions as closures (interpreter/rules.py); "compiled" runs a Python
+# "reference" runs expressions as closures (interpreter/rules.py); "compiled" (the default) runs a Python
 # module generated from the ruleset (interpreter/codegen/).  Both give the same game.
 BACKENDS = ("reference", "compiled")
 # MEEPLE_BACKEND chooses the default, so a whole test run or tool can be switched at once.
-DEFAULT_BACKEND = os.environ.get("MEEPLE_BACKEND") or "reference"
+DEFAULT_BACKEND = os.environ.get("MEEPLE_BACKEND") or "compiled"
 _cache: dict = {}
 
 
