@@ -55,6 +55,25 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
+def kept_states(rnd: random.Random) -> list:
+    """Every position of one random game as a search would keep it (board, column heights
+    and the player to move, as tuples): what `meeple bench` weighs per kept state."""
+    board, height, player = [0] * (ROWS * COLS), [0] * COLS, 1
+    kept = [(tuple(board), tuple(height), player)]
+    while True:
+        free = [c for c in range(COLS) if height[c] < ROWS]
+        if not free:
+            return kept
+        col = free[rnd.randrange(len(free))]
+        row = height[col]
+        board[row * COLS + col] = player
+        height[col] = row + 1
+        player = 3 - player
+        kept.append((tuple(board), tuple(height), player))
+        if connects_four(board, row, col):
+            return kept
+
+
 class ConnectFour(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
     so a test can follow it step by step next to the interpreter."""

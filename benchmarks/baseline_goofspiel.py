@@ -36,6 +36,24 @@ def playout(rnd: random.Random, players: int = 2, cards: int = CARDS) -> int:
     return moves
 
 
+def kept_states(rnd: random.Random, players: int = 2, cards: int = CARDS) -> list:
+    """Every position of one random game as a search would keep it (hands, prize deck,
+    points, the prize up and the bids so far, as tuples), one per bid: what `meeple
+    bench` weighs per kept state."""
+    hands = [list(range(1, cards + 1)) for _ in range(players)]
+    deck = list(range(1, cards + 1))
+    points = [0] * players
+    kept = []
+    while deck:
+        prize = deck.pop(rnd.randrange(len(deck)))
+        bids = []
+        for hand in hands:
+            bids.append(hand.pop(rnd.randrange(len(hand))))
+            kept.append((tuple(tuple(h) for h in hands), tuple(deck), tuple(points), prize, tuple(bids)))
+        award_prize(points, bids, prize)
+    return kept
+
+
 CHANCE = -1  # the player id the interpreter gives a chance step
 
 

@@ -26,6 +26,21 @@ def playout(rnd: random.Random, heaps=HEAPS) -> int:
         moves += 1
 
 
+def kept_states(rnd: random.Random, heaps=HEAPS) -> list:
+    """Every position of one random game as a search would keep it (the heaps as a tuple
+    and the player to move): what `meeple bench` weighs per kept state."""
+    heaps, player = list(heaps), 0
+    kept = [(tuple(heaps), player)]
+    while True:
+        options = [(h, count) for h in range(len(heaps)) for count in range(1, heaps[h] + 1)]
+        if not options:
+            return kept
+        heap, count = options[rnd.randrange(len(options))]
+        heaps[heap] -= count
+        player = 1 - player
+        kept.append((tuple(heaps), player))
+
+
 class Nim(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
     so a test can follow it step by step next to the interpreter.  The winner is the

@@ -37,6 +37,22 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
+def kept_states(rnd: random.Random) -> list:
+    """Every position of one random game as a search would keep it (the board as a tuple
+    and the player to move): what `meeple bench` weighs per kept state."""
+    board, player, kept = [0] * 9, 1, [((0,) * 9, 1)]
+    while True:
+        empty = [i for i in range(9) if board[i] == 0]
+        if not empty:
+            return kept
+        cell = empty[rnd.randrange(len(empty))]
+        board[cell] = player
+        player = 3 - player
+        kept.append((tuple(board), player))
+        if completes_line(board, cell):
+            return kept
+
+
 class TicTacToe(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
     so a test can follow it step by step next to the interpreter."""

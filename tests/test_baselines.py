@@ -180,3 +180,14 @@ def test_nim_playout_with_other_heaps(heaps):
 
 def test_every_small_ruleset_has_a_baseline():
     assert {"tic-tac-toe", "connect-four", "nim", "goofspiel"} <= set(BASELINES)
+
+
+@pytest.mark.parametrize("module, extra", [(baseline_tic_tac_toe, 1), (baseline_connect_four, 1),
+                                           (baseline_nim, 1), (baseline_goofspiel, 0)])
+def test_kept_states_are_the_positions_of_the_timed_game(module, extra):
+    """`meeple bench` weighs these per kept state: one per position of the same game the
+    timed playout plays with the same generator (plus the start where it is a position)."""
+    for seed in range(20):
+        kept = module.kept_states(random.Random(seed))
+        assert len(kept) == module.playout(random.Random(seed)) + extra
+        assert len({repr(k) for k in kept}) == len(kept)  # each move changes the position
