@@ -151,3 +151,13 @@ def test_first_difference_names_the_path():
     assert first_difference((1, 2), (1, 2, 3)) == "list: 2 entries != 3"
     assert first_difference("x", 1) == "value: 'x' != 1"
     assert first_difference([1, 2], [1, 2]) == ""
+
+
+def test_the_long_run_covers_every_ruleset_and_reports_totals(capsys):
+    from meeple.benchmarks import differential as long_run
+    names = long_run.default_rulesets()
+    assert set(list_rulesets()) <= set(names)
+    assert any(Path(n).name == "high-card" for n in names) and any("tests/games" in n for n in names)
+    assert long_run.main(["nim", "tic-tac-toe", "-n", "2", "--seed", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "2 rulesets × player counts, 4 games (4 finished)" in out and "0 mismatches" in out
