@@ -27,6 +27,7 @@ from meeple.dsl.expr_parser import parse_expression
 from meeple.dsl.model import DefineDecl
 from meeple.dsl.source import Span
 from meeple.interpreter.codegen.module import GeneratedModule
+from meeple.interpreter.context import COST_LIMIT
 from test_expr_eval import CASES
 
 EVALUATED = [(t, e) for t, e in CASES if not str(e.get("error", "")).startswith("X")]
@@ -41,7 +42,10 @@ def _ruleset():
 
 
 def _ctx(values):
-    ctx = FakeCtx(values)
+    """expr_support's stand-in, with what generated code reads of the interpreter's Ctx:
+    the call depth, the game's memo, and the interpreter's cost limit."""
+    ctx = FakeCtx(values, limit=COST_LIMIT)
+    ctx.call_depth = 0
     ctx.game.memo = {}  # where generated code keeps what depends on the game only
     return ctx
 
