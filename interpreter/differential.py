@@ -248,17 +248,16 @@ def _reservoir(kept, size, entry, seen, sampler):
 def _compare_playouts(ref, comp, r_from, c_from, policy_seed, cap, at):
     """`Game.playout` from the same state on both back ends, and a step-by-step `apply`
     loop with the same choices: the four final states must be one; inputs untouched."""
-    before = r_from.key(), c_from.key()
-    r_end = ref.playout(r_from, rng=random.Random(policy_seed), max_moves=cap)
-    c_end = comp.playout(c_from, rng=random.Random(policy_seed), max_moves=cap)
-    _same(f"states before and after a playout from step {at} (input changed)", before,
-          (r_from.key(), c_from.key()))
     where = f"playout from step {at} (policy seed {policy_seed})"
-    _same(f"final states of the {where}", _summary(r_end), _summary(c_end))
-    r_loop = _apply_loop(ref, r_from, random.Random(policy_seed), cap)
-    _same(f"reference playout and its apply loop, {where}", _summary(r_end), _summary(r_loop))
-    c_loop = _apply_loop(comp, c_from, random.Random(policy_seed), cap)
-    _same(f"compiled playout and its apply loop, {where}", _summary(c_end), _summary(c_loop))
+    before = r_from.key(), c_from.key()
+    r_end, c_end = _both(lambda g, s: _summary(g.playout(s, rng=random.Random(policy_seed), max_moves=cap)),
+                         ref, comp, where, (r_from, c_from))
+    _same(f"states before and after a {where} (input changed)", before, (r_from.key(), c_from.key()))
+    _same(f"final states of the {where}", r_end, c_end)
+    r_loop, c_loop = _both(lambda g, s: _summary(_apply_loop(g, s, random.Random(policy_seed), cap)),
+                           ref, comp, f"apply loop of the {where}", (r_from, c_from))
+    _same(f"reference playout and its apply loop, {where}", r_end, r_loop)
+    _same(f"compiled playout and its apply loop, {where}", c_end, c_loop)
 
 
 def _apply_loop(game, state, rnd, cap):
