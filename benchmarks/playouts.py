@@ -1,25 +1,47 @@
-"""Playouts per second and moves per second: the interpreter next to a
-hand-written loop of the same game, measured in the same run.  Machines are
-noisy, so the ratio is the figure to quote, not the absolute times.
+"""`meeple bench`: each back end of the interpreter next to a hand-written loop of the
+same game, measured in the same run.  Machines are noisy, so the ratios are the
+figures to quote, not the absolute rates.
 
-    python -m meeple.benchmarks.playouts [GAME ...] [--seconds S]
-    meeple bench [GAME ...]
+For every ruleset and runner (the closure interpreter "reference", the generated
+module "compiled", and the hand-written baseline where `baselines.BASELINES` has one):
+
+- playouts/s and moves/s: uniform random games from a fresh seeded state, as a
+  simulation or a search bot plays them (`game.playout(game.new_state(seed), rng=rnd)`);
+- ms per legal-move generation: `game.legal_moves` on copies of states sampled from
+  one game (a copy's move cache is empty, so every call lists the moves afresh);
+- memory per kept state: what tracemalloc sees allocated after one game whose every
+  state is kept, divided by the number of states.  A baseline is measured only if
+  its module offers `kept_states(rnd) -> list` (every state of one random game, each
+  kept as that program would keep it for a search);
+- the ratios: compiled ÷ reference moves/s, and each runner's playouts/s ÷ the
+  baseline's.
+
+    python -m meeple.benchmarks.playouts [GAME ...] [--seconds S] [--json]
+    meeple bench [GAME ...] [--seconds S] [--json]
 """
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
 import time
 import tracemalloc
 
-from meeple.interpreter import load_game
+from meeple.interpreter import list_rulesets, load_game
 
 from .baselines import BASELINES
 
+BACKENDS = ("reference", "compiled")
+SAMPLED_STATES = 40  # states per game whose legal moves are timed
+MEMORY_STATES = (200, 2000)  # states kept for the memory figure: whole games until the first
+                             # number is reached, and a long game cut at the second
+
 
 def _measure(fn, seconds: float) -> tuple[int, int, float]:
-    """Run fn(rnd) -> moves repeatedly for about `seconds`; returns (playouts, moves, elapsed)."""
+    """Run fn(rnd) -> moves repeatedly for about `seconds` (at least once); returns
+    (playouts, moves, elapsed).  The policy's generator is seeded the same for every
+    runner."""
     rnd = random.Random(12345)
     playouts = moves = 0
     start = time.perf_counter()
@@ -27,76 +49,172 @@ def _measure(fn, seconds: float) -> tuple[int, int, float]:
     while True:
         moves += fn(rnd)
         playouts += 1
-        if playouts % 4 == 0 and time.perf_counter() >= deadline:
+        if time.perf_counter() >= deadline:
             break
     return playouts, moves, time.perf_counter() - start
 
 
 def engine_playout(game):
+    """One random game from a fresh state by `Game.playout`; returns its moves."""
     def play(rnd: random.Random) -> int:
-        state = game.new_state(rnd.randrange(1 << 30))
-        moves = 0
-        while not state.over:
-            legal = game.legal_moves(state)
-            state = game.apply(state, legal[rnd.randrange(len(legal))])
-            moves += 1
-        return moves
+        return game.playout(game.new_state(rnd.randrange(1 << 30)), rng=rnd).move_count
     return play
 
 
-def peak_state_memory(game) -> int:
-    """Peak bytes allocated while playing one game (all states kept)."""
-    rnd = random.Random(7)
-    tracemalloc.start()
-    state = game.new_state(1)
-    keep = [state]
-    while not state.over:
+def _one_game(game, seed: int, max_moves: int | None = None) -> list:
+    """Every state of one seeded random game played with `apply`."""
+    rnd = random.Random(seed)
+    state = game.new_state(seed)
+    states = [state]
+    while not state.over and (max_moves is None or len(states) <= max_moves):
         legal = game.legal_moves(state)
+        if not legal:
+            break
         state = game.apply(state, legal[rnd.randrange(len(legal))])
-        keep.append(state)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak
+        states.append(state)
+    return states
 
 
-def bench_game(name: str, seconds: float) -> dict:
-    game = load_game(name)
-    game.new_state(0)  # compile and warm up outside the timing
-    p, m, t = _measure(engine_playout(game), seconds)
-    row = {"game": name, "engine_playouts_per_s": round(p / t, 1), "engine_moves_per_s": round(m / t, 1),
-           "engine_playouts": p}
+def legal_moves_ms(game, seconds: float, seed: int = 3) -> float:
+    """Milliseconds per `legal_moves` call on states sampled evenly from one game."""
+    states = [s for s in _one_game(game, seed) if not s.over]
+    step = max(1, len(states) // SAMPLED_STATES)
+    sample = states[::step][:SAMPLED_STATES]
+    calls, spent = 0, 0.0
+    while spent < seconds:
+        fresh = [s.copy() for s in sample]  # copied outside the timing: empty move caches
+        start = time.perf_counter()
+        for s in fresh:
+            game.legal_moves(s)
+        spent += time.perf_counter() - start
+        calls += len(fresh)
+    return 1000 * spent / calls
+
+
+def bytes_per_kept_state(game, seed: int = 1) -> float:
+    """Allocated bytes per state of seeded random games with every state kept (short
+    games are played until MEMORY_STATES[0] states are kept, so that one-off
+    allocations weigh little; a long game is cut at MEMORY_STATES[1])."""
+    _one_game(game, seed - 1, 50)  # lazily built parts of the rules are made before tracing
+    least, most = MEMORY_STATES
+    tracemalloc.start()
+    try:
+        kept: list = []
+        while len(kept) < least:
+            kept += _one_game(game, seed + len(kept), most - len(kept))
+        current, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return current / len(kept)
+
+
+def baseline_bytes_per_state(playout) -> float | None:
+    """The baseline's own figure, if its module can keep its states (`kept_states`)."""
+    keeper = getattr(sys.modules.get(playout.__module__), "kept_states", None)
+    if keeper is None:
+        return None
+    keeper(random.Random(1))
+    tracemalloc.start()
+    try:
+        kept = keeper(random.Random(1))
+        current, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return current / len(kept)
+
+
+def _rates(fn, seconds: float) -> dict:
+    p, m, t = _measure(fn, seconds)
+    return {"playouts": p, "playouts_per_s": round(p / t, 2), "moves_per_s": round(m / t, 1)}
+
+
+def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
+    """One ruleset at its smallest player count: a row per runner, and the ratios."""
+    row: dict = {"game": name, "runners": {}}
+    for backend in backends:
+        game = load_game(name, backend=backend)
+        row["players"] = game.player_count
+        engine_playout(game)(random.Random(0))  # compile and warm up outside the timing
+        r = _rates(engine_playout(game), seconds)
+        r["legal_moves_ms"] = round(legal_moves_ms(game, seconds), 4)
+        r["bytes_per_state"] = round(bytes_per_kept_state(game))
+        row["runners"][backend] = r
     base = BASELINES.get(name)
     if base is not None:
-        bp, bm, bt = _measure(base, seconds)
-        row.update({"baseline_playouts_per_s": round(bp / bt, 1), "baseline_moves_per_s": round(bm / bt, 1),
-                    "slowdown": round((bp / bt) / (p / t), 1)})
-    row["peak_bytes_one_game"] = peak_state_memory(game)
+        r = _rates(base, seconds)
+        r["legal_moves_ms"] = None
+        kept = baseline_bytes_per_state(base)
+        r["bytes_per_state"] = round(kept) if kept is not None else None
+        row["runners"]["hand-written"] = r
+    runners = row["runners"]
+    ratios = {}
+    if "compiled" in runners and "reference" in runners:
+        ratios["compiled_vs_reference_moves"] = runners["compiled"]["moves_per_s"] / \
+            runners["reference"]["moves_per_s"]
+    if base is not None:
+        for backend in backends:
+            ratios[f"{backend}_vs_hand_written_playouts"] = runners[backend]["playouts_per_s"] / \
+                runners["hand-written"]["playouts_per_s"]
+        if runners["hand-written"]["bytes_per_state"]:
+            for backend in backends:
+                ratios[f"{backend}_vs_hand_written_memory"] = runners[backend]["bytes_per_state"] / \
+                    runners["hand-written"]["bytes_per_state"]
+    row["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     return row
 
 
-def run_bench(games, seconds: float = 3.0, as_json: bool = False) -> list[dict]:
-    rows = [bench_game(g, seconds) for g in games]
+def run_bench(games=None, seconds: float = 3.0, as_json: bool = False, backends=BACKENDS) -> list[dict]:
+    """Benchmark `games` (every shipped ruleset when empty) and print the table (or JSON)."""
+    rows = [bench_game(g, seconds, tuple(backends)) for g in (games or list_rulesets())]
     if as_json:
         print(json.dumps(rows, indent=1))
-        return rows
-    from rich.console import Console
-    from rich.table import Table
-    t = Table("game", "meeple playouts/s", "meeple moves/s", "hand-written playouts/s",
-              "hand-written moves/s", "slowdown ×", "peak KiB (1 game)",
-              title=f"random playouts, {seconds:g} s each, same process")
-    for r in rows:
-        t.add_row(r["game"], f"{r['engine_playouts_per_s']:,.0f}", f"{r['engine_moves_per_s']:,.0f}",
-                  f"{r.get('baseline_playouts_per_s', 0):,.0f}" if "slowdown" in r else "-",
-                  f"{r.get('baseline_moves_per_s', 0):,.0f}" if "slowdown" in r else "-",
-                  f"{r['slowdown']}" if "slowdown" in r else "-", f"{r['peak_bytes_one_game'] / 1024:,.0f}")
-    Console().print(t)
+    else:
+        print_table(rows, seconds)
     return rows
 
 
+def print_table(rows, seconds: float):
+    from rich.console import Console
+    from rich.table import Table
+    t = Table("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "moves/s ÷ ref",
+              "playouts/s ÷ hand", title=f"random playouts, {seconds:g} s per measurement, one process "
+                                         "(the machine is noisy: compare the ratios)")
+    for row in rows:
+        first = True
+        for runner, r in row["runners"].items():
+            ratios = row["ratios"]
+            vs_ref = ratios.get("compiled_vs_reference_moves") if runner == "compiled" else None
+            vs_base = ratios.get(f"{runner}_vs_hand_written_playouts")
+            t.add_row(f"{row['game']} ({row['players']}p)" if first else "", runner,
+                      f"{r['playouts_per_s']:,.1f}" if r["playouts_per_s"] < 100 else f"{r['playouts_per_s']:,.0f}",
+                      f"{r['moves_per_s']:,.0f}", _num(r["legal_moves_ms"], "{:.3f}"),
+                      _num(r["bytes_per_state"] and r["bytes_per_state"] / 1024, "{:.2f}"),
+                      _num(vs_ref, "{:.1f}×"), _ratio(vs_base))
+            first = False
+        t.add_section()
+    Console(width=None if sys.stdout.isatty() else 130).print(t)
+
+
+def _num(value, fmt: str) -> str:
+    return "—" if value is None else fmt.format(value)
+
+
+def _ratio(value) -> str:
+    """A ratio to the baseline: 0.52× above a tenth, 1/43 below (as the issue quotes them)."""
+    if value is None:
+        return "—"
+    return f"{value:.2f}×" if value >= 0.1 else f"1/{1 / value:.0f}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m meeple.benchmarks.playouts", description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="*", help="rulesets (default: every shipped one)")
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    ap.add_argument("--backend", choices=BACKENDS, action="append", help="only this back end (repeatable)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    run_bench(args.games, args.seconds, args.json, tuple(args.backend or BACKENDS))
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    secs = 3.0
-    if "--seconds" in sys.argv:
-        secs = float(sys.argv[sys.argv.index("--seconds") + 1])
-        args = [a for a in args if a != str(sys.argv[sys.argv.index("--seconds") + 1])]
-    run_bench(args or ["tic-tac-toe", "connect-four"], secs, "--json" in sys.argv)
+    main()

@@ -17,6 +17,7 @@ from rich.markup import escape
 from meeple.dsl.diagnostics import Diagnostic, RulesetError
 from meeple.dsl.eval_errors import EvalError
 from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
+from meeple.interpreter.loading import BACKENDS
 from meeple.interpreter.saves import CorruptFile
 
 from .render import console, error_console, fail, print_diagnostics
@@ -25,7 +26,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="meeple: board games written as data, and one interpreter that runs them.")
 
 
-def _game(name: str, players: Optional[int], options: Optional[List[str]] = None):
+BACKEND_HELP = f"which back end runs the rules: {' or '.join(BACKENDS)} (the same game, at different speeds)"
+
+
+def _backend_option():
+    return typer.Option(None, "--backend", help=BACKEND_HELP)
+
+
+def _checked_backend(backend: Optional[str]) -> Optional[str]:
+    if backend is not None and backend not in BACKENDS:
+        fail(f"unknown back end '{backend}'; back ends: {', '.join(BACKENDS)}")
+    return backend
+
+
+def _game(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None):
+    backend = _checked_backend(backend)
     opts = {}
     for o in options or []:
         key, eq, value = o.partition("=")
@@ -33,7 +48,7 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
             fail(f"option '{o}' must be written name=value")
         opts[key] = _parse_value(value)
     try:
-        return load_game(name, players, opts)
+        return load_game(name, players, opts, backend)
     except ValueError as exc:
         fail(str(exc))
 
@@ -101,10 +116,11 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
-         max_moves: Optional[int] = typer.Option(None, "--max-moves")):
+         max_moves: Optional[int] = typer.Option(None, "--max-moves"),
+         backend: Optional[str] = _backend_option()):
     """Play a game in the terminal, hot-seat and/or against random bots."""
     from .play import run_play
-    g = _game(game, players, option)
+    g = _game(game, players, option, backend)
     seats = set(range(g.player_count)) if bots == "all" else \
         {int(x) for x in bots.split(",") if x.strip().isdigit()}
     prior = []
@@ -124,10 +140,11 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
 
 @app.command()
 def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, "--seed", "-s"),
-         players: Optional[int] = typer.Option(None, "--players", "-p")):
+         players: Optional[int] = typer.Option(None, "--players", "-p"),
+         backend: Optional[str] = _backend_option()):
     """Watch a full game between random bots, turn by turn."""
     from .play import run_play
-    g = _game(game, players)
+    g = _game(game, players, backend=backend)
     console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/]: {g.player_count} random bots, seed {seed}")
     state, _ = run_play(g, g.new_state(seed), seed, set(range(g.player_count)), None, None, bot_seed=seed)
     from .render import show_view
@@ -142,12 +159,13 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
              jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent)"),
-             option: Optional[List[str]] = typer.Option(None, "--option", "-o")):
+             option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+             backend: Optional[str] = _backend_option()):
     """Play N games between random bots and summarise lengths, wins and scores."""
     from .simulate import print_summary, run_simulation
-    g = _game(game, players, option)
+    g = _game(game, players, option, backend)
     summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check,
-                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options)))
+                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options), g.backend))
     if as_json:
         console.print_json(json.dumps(summary))
     else:
@@ -157,11 +175,17 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
 @app.command()
 def replay(log: Path,
            rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
-                                                "log of a ruleset that is not shipped")):
+                                                "log of a ruleset that is not shipped"),
+           backend: Optional[str] = _backend_option()):
     """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
+    from meeple.interpreter import Game
     from meeple.interpreter.saves import game_for_log, read_log, replay as do_replay
+    backend = _checked_backend(backend)
     data = read_log(log)
     g = game_for_log(data, log, rules)
+    if backend is not None and backend != g.backend:
+        # The ruleset game_for_log chose and checked, run by the back end asked for.
+        g = Game(load_rules(g.rules.ruleset.root, backend), data.players, data.options)
     if not data.complete:
         error_console.print("[yellow]warning:[/] a version-1 log without its final record: if it was cut "
                             "short, replay cannot tell")
@@ -250,11 +274,12 @@ def graph(game: str,
           fmt: Optional[str] = typer.Option(None, "--format", "-f", help="dot, graphml or json"),
           output: Optional[Path] = typer.Option(None, "--output", "-o"),
           as_json: bool = typer.Option(False, "--json", help="statistics as JSON"),
-          option: Optional[List[str]] = typer.Option(None, "--option")):
+          option: Optional[List[str]] = typer.Option(None, "--option"),
+          backend: Optional[str] = _backend_option()):
     """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
     from .graphs import export_flow, export_states, print_sample, print_stats
     if states or sample_n:
-        g = _game(game, players, option)
+        g = _game(game, players, option, backend)
         if sample_n:
             from meeple.interpreter.sampling import sample
             report = sample(g, sample_n, seed)
@@ -289,12 +314,13 @@ def graph(game: str,
 def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
          players: Optional[int] = typer.Option(None, "--players", "-p"),
          seed: int = typer.Option(0, "--seed", "-s"),
-         max_moves: int = typer.Option(5000, "--max-moves")):
+         max_moves: int = typer.Option(5000, "--max-moves"),
+         backend: Optional[str] = _backend_option()):
     """Warnings about a ruleset: unused declarations, rules that never apply,
     unreachable steps; with --sample, what random games reveal.  Exit 1 if any."""
     from meeple.interpreter.lint import lint as run_lint
-    rules = load_rules(game)
-    g = _game(game, players) if sample_n else None
+    rules = load_rules(game, _checked_backend(backend))
+    g = _game(game, players, backend=backend) if sample_n else None
     diags, _ = run_lint(rules, g, sample_n, seed, max_moves)
     print_diagnostics(diags)
     console.print(f"{len(diags)} warning(s)" + (f" ({sample_n} random games played)" if sample_n else ""))
@@ -302,21 +328,42 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
 
 
 @app.command()
-def bench(games: List[str] = typer.Argument(None), seconds: float = typer.Option(3.0, "--seconds"),
-          as_json: bool = typer.Option(False, "--json")):
-    """Playouts/s and moves/s of the interpreter next to hand-written baselines."""
+def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every shipped one)"),
+          seconds: float = typer.Option(3.0, "--seconds", help="seconds per measurement"),
+          as_json: bool = typer.Option(False, "--json"),
+          backend: Optional[str] = typer.Option(None, "--backend", help="measure only this back end "
+                                                "(default: both, with their ratio)")):
+    """Playouts/s, moves/s, legal-move time and memory per state of each back end,
+    next to the hand-written baselines."""
     from meeple.benchmarks.playouts import run_bench
-    run_bench(games or ["tic-tac-toe", "connect-four"], seconds, as_json)
+    backend = _checked_backend(backend)
+    run_bench(games or None, seconds, as_json, (backend,) if backend else BACKENDS)
+
+
+@app.command("compile")
+def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+                output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here "
+                                                      "(default: standard output)")):
+    """Write the Python module the compiled back end generates for a ruleset, to read
+    next to the YAML (each function names the line it comes from)."""
+    text = load_rules(game, "compiled").source()
+    if output:
+        output.write_text(text, encoding="utf-8")
+        error_console.print(f"written {escape(str(output))}")
+    else:
+        print(text, end="")
 
 
 @app.command()
 def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
                 players: Optional[int] = typer.Option(None, "--players", "-p"),
                 output: Optional[Path] = typer.Option(None, "--output", "-o"),
-                moves: int = typer.Option(400, "--moves", help="record at most this many moves")):
+                moves: int = typer.Option(400, "--moves", help="record at most this many moves"),
+                backend: Optional[str] = _backend_option()):
     """Write a golden playthrough: one seeded bot game, every state and legal move."""
     from meeple.interpreter.playthrough import playthrough_lines
-    text = "\n".join(playthrough_lines(game, players, seed, max_moves=moves)) + "\n"
+    lines = playthrough_lines(game, players, seed, max_moves=moves, backend=_checked_backend(backend))
+    text = "\n".join(lines) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")
         console.print(f"written {escape(str(output))}")

@@ -14,8 +14,10 @@ from .loading import load_game
 
 
 def playthrough_lines(name: str, players: int | None, seed: int, options: dict | None = None,
-                      max_moves: int = 400) -> list[str]:
-    game = load_game(name, players, options)
+                      max_moves: int = 400, backend: str | None = None) -> list[str]:
+    """The lines of one playthrough; both back ends must write the same ones, so the
+    back end is not recorded in the header."""
+    game = load_game(name, players, options, backend)
     rnd = random.Random(seed)
     state = game.new_state(seed)
     header = {"ruleset": name, "players": game.player_count, "seed": seed, "options": game.options,
