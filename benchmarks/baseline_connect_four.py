@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .baseline_steps import TwoPlayerSteps
+from .baseline_steps import TwoPlayerSteps, kept_positions
 
 ROWS, COLS = 6, 7
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -55,24 +55,6 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
-def kept_states(rnd: random.Random) -> list:
-    """Every position of one random game as a search would keep it (board, column heights
-    and the player to move, as tuples): what `meeple bench` weighs per kept state."""
-    board, height, player = [0] * (ROWS * COLS), [0] * COLS, 1
-    kept = [(tuple(board), tuple(height), player)]
-    while True:
-        free = [c for c in range(COLS) if height[c] < ROWS]
-        if not free:
-            return kept
-        col = free[rnd.randrange(len(free))]
-        row = height[col]
-        board[row * COLS + col] = player
-        height[col] = row + 1
-        player = 3 - player
-        kept.append((tuple(board), tuple(height), player))
-        if connects_four(board, row, col):
-            return kept
-
 
 class ConnectFour(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
@@ -99,3 +81,9 @@ class ConnectFour(TwoPlayerSteps):
         elif all(h == ROWS for h in self.height):
             self.over, self.end_reason = True, "the board is full"
         self.player = 1 - self.player
+
+
+def kept_states(rnd: random.Random) -> list:
+    """Every position of the game `playout` plays with the same generator, kept as a
+    search would keep it: what `meeple bench` weighs per kept state."""
+    return kept_positions(ConnectFour(), lambda g: (tuple(g.board), tuple(g.height), g.player), rnd)

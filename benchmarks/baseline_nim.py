@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .baseline_steps import TwoPlayerSteps
+from .baseline_steps import TwoPlayerSteps, kept_positions
 
 HEAPS = (3, 4, 5)
 
@@ -25,20 +25,6 @@ def playout(rnd: random.Random, heaps=HEAPS) -> int:
         heaps[heap] -= count
         moves += 1
 
-
-def kept_states(rnd: random.Random, heaps=HEAPS) -> list:
-    """Every position of one random game as a search would keep it (the heaps as a tuple
-    and the player to move): what `meeple bench` weighs per kept state."""
-    heaps, player = list(heaps), 0
-    kept = [(tuple(heaps), player)]
-    while True:
-        options = [(h, count) for h in range(len(heaps)) for count in range(1, heaps[h] + 1)]
-        if not options:
-            return kept
-        heap, count = options[rnd.randrange(len(options))]
-        heaps[heap] -= count
-        player = 1 - player
-        kept.append((tuple(heaps), player))
 
 
 class Nim(TwoPlayerSteps):
@@ -69,3 +55,9 @@ class Nim(TwoPlayerSteps):
     def winners(self) -> tuple:
         """The last mover; a game over before any move (all heaps empty) is a tie of both."""
         return (self.winner,) if self.winner is not None else (0, 1)
+
+
+def kept_states(rnd: random.Random) -> list:
+    """Every position of the game `playout` plays with the same generator, kept as a
+    search would keep it: what `meeple bench` weighs per kept state."""
+    return kept_positions(Nim(), lambda g: (tuple(g.heaps), g.player), rnd)

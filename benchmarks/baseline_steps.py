@@ -21,3 +21,13 @@ class TwoPlayerSteps:
 
     def winners(self) -> tuple:
         return () if self.winner is None else (self.winner,)
+
+
+def kept_positions(game, snapshot, rnd) -> list:
+    """Play `game` (a step class) with uniformly random moves from `rnd`, keeping
+    `snapshot(game)` (plain tuples) of every position."""
+    kept = [snapshot(game)]
+    while not game.over:
+        game.play(rnd.randrange(len(game.legal())))
+        kept.append(snapshot(game))
+    return kept

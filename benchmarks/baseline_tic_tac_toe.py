@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .baseline_steps import TwoPlayerSteps
+from .baseline_steps import TwoPlayerSteps, kept_positions
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 LINES_THROUGH = [[line for line in LINES if cell in line] for cell in range(9)]
@@ -37,21 +37,6 @@ def playout(rnd: random.Random) -> int:
         player = 3 - player
 
 
-def kept_states(rnd: random.Random) -> list:
-    """Every position of one random game as a search would keep it (the board as a tuple
-    and the player to move): what `meeple bench` weighs per kept state."""
-    board, player, kept = [0] * 9, 1, [((0,) * 9, 1)]
-    while True:
-        empty = [i for i in range(9) if board[i] == 0]
-        if not empty:
-            return kept
-        cell = empty[rnd.randrange(len(empty))]
-        board[cell] = player
-        player = 3 - player
-        kept.append((tuple(board), player))
-        if completes_line(board, cell):
-            return kept
-
 
 class TicTacToe(TwoPlayerSteps):
     """The same game one move at a time, with moves named as the ruleset names them,
@@ -75,3 +60,9 @@ class TicTacToe(TwoPlayerSteps):
         elif 0 not in self.board:
             self.over, self.end_reason = True, "the board is full"
         self.player = 1 - self.player
+
+
+def kept_states(rnd: random.Random) -> list:
+    """Every position of the game `playout` plays with the same generator, kept as a
+    search would keep it: what `meeple bench` weighs per kept state."""
+    return kept_positions(TicTacToe(), lambda g: (tuple(g.board), g.player), rnd)
