@@ -22,11 +22,12 @@ module "compiled", and the hand-written baseline where `baselines.BASELINES` has
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import sys
 import time
-import tracemalloc
+import types
 
 from meeple.interpreter import list_rulesets, load_game
 
@@ -92,20 +93,14 @@ def legal_moves_ms(game, seconds: float, seed: int = 3) -> float:
 
 
 def bytes_per_kept_state(game, seed: int = 1) -> float:
-    """Allocated bytes per state of seeded random games with every state kept (short
-    games are played until MEMORY_STATES[0] states are kept, so that one-off
-    allocations weigh little; a long game is cut at MEMORY_STATES[1])."""
-    _one_game(game, seed - 1, 50)  # lazily built parts of the rules are made before tracing
+    """Bytes per state of seeded random games with every state kept, as `deep_bytes`
+    counts them (short games are played until MEMORY_STATES[0] states are kept; a
+    long game is cut at MEMORY_STATES[1])."""
     least, most = MEMORY_STATES
-    tracemalloc.start()
-    try:
-        kept: list = []
-        while len(kept) < least:
-            kept += _one_game(game, seed + len(kept), most - len(kept))
-        current, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return current / len(kept)
+    kept: list = []
+    while len(kept) < least:
+        kept += _one_game(game, seed + len(kept), most - len(kept))
+    return deep_bytes(kept) / len(kept)
 
 
 def baseline_bytes_per_state(playout) -> float | None:
@@ -113,14 +108,25 @@ def baseline_bytes_per_state(playout) -> float | None:
     keeper = getattr(sys.modules.get(playout.__module__), "kept_states", None)
     if keeper is None:
         return None
-    keeper(random.Random(1))
-    tracemalloc.start()
-    try:
-        kept = keeper(random.Random(1))
-        current, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return current / len(kept)
+    kept = keeper(random.Random(1))
+    return deep_bytes(kept) / len(kept)
+
+
+def deep_bytes(kept: list) -> int:
+    """Bytes of every object reachable from `kept`, each counted once: what keeping these
+    states costs, structure shared between them included once.  (tracemalloc would miss
+    small tuples that Python reuses from its free lists.)  Classes, functions and the
+    small ints Python shares are not the states' own."""
+    seen, total, todo = {id(kept)}, 0, list(kept)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.FunctionType, types.ModuleType)) or (
+                type(obj) is int and -5 <= obj <= 256):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        todo.extend(gc.get_referents(obj))
+    return total
 
 
 def _rates(fn, seconds: float) -> dict:
