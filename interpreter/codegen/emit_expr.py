@@ -223,7 +223,11 @@ class ExprEmitter:
                         f"else _ovf({t}))", INT)
         a1, a = self._hold(left, plain)
         b1, b = self._hold(right, plain)
-        guard = f"(type({a1}) is int) & (type({b1}) is int)"
+        tests = [f"(type({x}) is int)" for x, code in ((a1, left), (b1, right)) if code.kind != INT]
+        guard = " & ".join(tests) if len(tests) > 1 else tests[0]
+        for x, code in ((a1, left), (b1, right)):
+            if code.kind == INT and x != code.text:  # a temporary is still assigned first
+                guard = f"(({x}) is not None) and {guard}"
         slow = f"_calc(ctx, {op!r}, {a}, {b})"
         if op in ("//", "%"):
             return Code(f"({a} {op} {b} if {guard} and {b} else {slow})", result)
