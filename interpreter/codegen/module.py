@@ -53,14 +53,14 @@ class GeneratedModule:
         self.ns: dict = dict(runtime.NAMES)
         self.ns["_ref"] = self._reference
         self.ns["_refdef"] = self._reference_define
-        self.ns["_refnode"] = self._reference_node
+        self.ns["_refnode"] = self._reference  # a game constant's node, evaluated at its own scope
         self.ns["_refact"] = self._reference_action
         self._refs: list = []  # (node, scope) of each E function, compiled as closures on demand
         self._ref_fns: dict = {}
         self._reference_defines = reference_defines  # name -> the closure body Rules keeps
         self._defines: dict = {}  # name -> Python name of its generated function
         self._pure: dict = {}
-        self._game_consts: dict = {}  # id(node) -> index
+        self._game_consts: dict = {}  # id(node) -> index (_refs keeps the node, so its id stays its own)
         self._readers: dict = {}
         fields = {f for k in ruleset.components.values() for f in k.fields}
         props = {p for k in ruleset.components.values() for p in k.props} | {"face", "seen_by"}
@@ -130,10 +130,6 @@ class GeneratedModule:
         from ..moves import enumerate_action
         self.deopts += 1
         enumerate_action(ctx, self.ns["_ACTIONS"][name], player, out)
-
-    def _reference_node(self, ctx, i):
-        """A game constant's value by the reference (its node was read at module scope)."""
-        return self._reference(ctx, i)
 
     # -- names the emitter asks for -----------------------------------------------------------
     def library_function(self, name: str) -> str:
@@ -267,7 +263,6 @@ class GeneratedModule:
             return i
         i = self._game_consts[id(node)] = len(self._refs)
         self._refs.append((node, scope))
-        self._game_consts[f"keep{i}"] = node
         unit = Unit(self, scope, params)
         unit.constant = True
         code = ExprEmitter(unit).dispatch(node)
@@ -299,7 +294,6 @@ class GeneratedModule:
             return i
         i = self._game_consts[id(node)] = len(self._refs)
         self._refs.append((node, scope))
-        self._game_consts[f"keep{i}"] = node  # keeps id(node) from being reused
         unit = Unit(self, scope)
         unit.constant = True
         code = ExprEmitter(unit).dispatch(node)
