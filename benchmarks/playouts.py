@@ -9,14 +9,14 @@ module "compiled", and the hand-written baseline where `baselines.BASELINES` has
   simulation or a search bot plays them (`game.playout(game.new_state(seed), rng=rnd)`);
 - ms per legal-move generation: `game.legal_moves` on copies of states sampled from
   one game (a copy's move cache is empty, so every call lists the moves afresh);
-- memory per kept state: what tracemalloc sees allocated after one game whose every
-  state is kept, divided by the number of states.  A baseline is measured only if
-  its module offers `kept_states(rnd) -> list` (every state of one random game, each
-  kept as that program would keep it for a search);
-- the ratios: compiled ÷ reference moves/s, and each runner's playouts/s ÷ the
-  baseline's.
+- memory per kept state: the bytes of every object reachable from the kept states of
+  seeded games, each counted once (`deep_bytes`), divided by the number of states.  A
+  baseline is measured only if its module offers `kept_states(rnd) -> list` (every
+  state of one random game, each kept as that program would keep it for a search);
+- the ratios: compiled ÷ reference moves/s, and each runner's playouts/s and memory
+  per state ÷ the baseline's.
 
-    python -m meeple.benchmarks.playouts [GAME ...] [--seconds S] [--json]
+    python -m meeple.benchmarks.playouts [GAME ...] [--seconds S] [--json] [--markdown]
     meeple bench [GAME ...] [--seconds S] [--json]
 """
 from __future__ import annotations
@@ -179,26 +179,44 @@ def run_bench(games=None, seconds: float = 3.0, as_json: bool = False, backends=
     return rows
 
 
+HEADERS = ("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "moves/s ÷ ref",
+           "playouts/s ÷ hand", "KiB ÷ hand")
+
+
+def table_rows(rows):
+    """The cells of the table, one list of texts per runner; None between games."""
+    for row in rows:
+        ratios = row["ratios"]
+        for i, (runner, r) in enumerate(row["runners"].items()):
+            vs_ref = ratios.get("compiled_vs_reference_moves") if runner == "compiled" else None
+            per_s = r["playouts_per_s"]
+            kib = r["bytes_per_state"] / 1024 if r["bytes_per_state"] else None
+            yield [f"{row['game']} ({row['players']}p)" if i == 0 else "", runner,
+                   f"{per_s:,.1f}" if per_s < 100 else f"{per_s:,.0f}", f"{r['moves_per_s']:,.0f}",
+                   _num(r["legal_moves_ms"], "{:.3f}"), _num(kib, "{:.2f}"), _num(vs_ref, "{:.1f}×"),
+                   _ratio(ratios.get(f"{runner}_vs_hand_written_playouts")),
+                   _num(ratios.get(f"{runner}_vs_hand_written_memory"), "{:.1f}×")]
+        yield None
+
+
 def print_table(rows, seconds: float):
     from rich.console import Console
     from rich.table import Table
-    t = Table("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "moves/s ÷ ref",
-              "playouts/s ÷ hand", title=f"random playouts, {seconds:g} s per measurement, one process "
-                                         "(the machine is noisy: compare the ratios)")
-    for row in rows:
-        first = True
-        for runner, r in row["runners"].items():
-            ratios = row["ratios"]
-            vs_ref = ratios.get("compiled_vs_reference_moves") if runner == "compiled" else None
-            vs_base = ratios.get(f"{runner}_vs_hand_written_playouts")
-            t.add_row(f"{row['game']} ({row['players']}p)" if first else "", runner,
-                      f"{r['playouts_per_s']:,.1f}" if r["playouts_per_s"] < 100 else f"{r['playouts_per_s']:,.0f}",
-                      f"{r['moves_per_s']:,.0f}", _num(r["legal_moves_ms"], "{:.3f}"),
-                      _num(r["bytes_per_state"] and r["bytes_per_state"] / 1024, "{:.2f}"),
-                      _num(vs_ref, "{:.1f}×"), _ratio(vs_base))
-            first = False
-        t.add_section()
-    Console(width=None if sys.stdout.isatty() else 130).print(t)
+    t = Table(*HEADERS, title=f"random playouts, {seconds:g} s per measurement, one process "
+                              "(the machine is noisy: compare the ratios)")
+    for cells in table_rows(rows):
+        if cells is None:
+            t.add_section()
+        else:
+            t.add_row(*cells)
+    Console(width=None if sys.stdout.isatty() else 140).print(t)
+
+
+def markdown_table(rows) -> str:
+    """The same table in Markdown, as benchmarks/README.md shows it."""
+    lines = ["| " + " | ".join(HEADERS) + " |", "| --- | --- |" + " ---: |" * (len(HEADERS) - 2)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in table_rows(rows) if cells is not None]
+    return "\n".join(lines)
 
 
 def _num(value, fmt: str) -> str:
@@ -218,8 +236,11 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     ap.add_argument("--backend", choices=BACKENDS, action="append", help="only this back end (repeatable)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--markdown", action="store_true", help="print the table in Markdown as well")
     args = ap.parse_args(argv)
-    run_bench(args.games, args.seconds, args.json, tuple(args.backend or BACKENDS))
+    rows = run_bench(args.games, args.seconds, args.json, tuple(args.backend or BACKENDS))
+    if args.markdown:
+        print(markdown_table(rows))
 
 
 if __name__ == "__main__":

@@ -150,3 +150,13 @@ def test_bench_of_one_backend_prints_a_table():
     r = meeple("bench", "nim", "--seconds", "0.05", "--backend", "compiled")
     assert r.returncode == 0, r.stderr
     assert "nim (2p)" in r.stdout and "compiled" in r.stdout and "reference" not in r.stdout
+
+
+def test_bench_markdown_is_the_same_table():
+    r = subprocess.run([sys.executable, "-m", "meeple.benchmarks.playouts", "tic-tac-toe", "--seconds", "0.05",
+                        "--markdown"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if line.startswith("| ")]
+    assert lines[0].startswith("| game | runner | playouts/s | moves/s |") and lines[0].endswith("KiB ÷ hand |")
+    assert [line.split(" | ")[1] for line in lines[2:]] == ["reference", "compiled", "hand-written"]
+    assert all(line.count(" | ") == lines[0].count(" | ") for line in lines)
