@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.dsl.compare import contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
-from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, arith, as_seq,
+from meeple.dsl.functions import (CALL_COST, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, arith, as_seq,
                                   want_list)
 from meeple.dsl.values import Item
 
@@ -152,10 +152,6 @@ def calc(ctx, op, a, b):
         if -MAX_INT <= r <= MAX_INT:
             return r
     return arith(op, a, b, None, ctx)
-
-
-def impl(name):
-    return FUNCTIONS[name].impl
 
 
 # The names generated code may use, bound in every generated module's namespace.
