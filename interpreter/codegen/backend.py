@@ -3,7 +3,8 @@ generated module.
 
 Rules compiles a ruleset piece by piece and asks `self.expr(node, scope)` for
 every expression it needs (actions, effects, flow, end rules, scoring); here that
-question is answered with a generated function instead of a closure.  The
+question is answered with a generated function instead of a closure, and every
+effect block with one generated function of statements (emit_effects.py).  The
 definitions' closure bodies stay as the reference the generated code falls back
 to.  Nothing else changes, so the `Game` on top behaves the same, and tests can
 run any ruleset on both back ends and compare them step by step.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
+from .emit_effects import GeneratedEffects
 from .module import GeneratedModule
 
 
@@ -26,6 +28,16 @@ class CompiledRules(Rules):
         if module is None:
             module = self._module = GeneratedModule(self.ruleset, self.scope, self._define_fns)
         return module
+
+    @property
+    def effects(self):
+        return self._effects
+
+    @effects.setter
+    def effects(self, reference):
+        """Rules.__init__ sets its EffectCompiler before compiling any block; here every
+        block (actions, flow steps, triggers, setup) becomes a generated function instead."""
+        self._effects = GeneratedEffects(self)
 
     def expr(self, node, scope):
         return self.module.expression(node, scope, _what(node))

@@ -1,0 +1,669 @@
+"""Effect blocks as generated functions: one `X<i>(ctx)` of straight-line Python
+statements per block (an action's effects, a flow `effects` step, a trigger's
+effects, the setup).
+
+    # game.yaml:40:11  effects of action 'bid'
+    def X3(ctx):
+        S = ctx.state
+        V = S.vars
+        Z = S.zones
+        B = ctx.bindings
+        _c = ctx.cost
+        _sz0 = Z['bid']                 # what the block may write, kept
+        ...
+        try:
+            # 42:11  move
+            b_player = B['player']      # what the statement reads, read here
+            ...
+            return
+        except Exception:
+            ctx.cost = _c               # put the state back as it was ...
+            Z['bid'] = _sz0
+            ...
+        _refblock(ctx, 3)               # ... and let the reference run the whole block
+
+Expressions are written inline by ExprEmitter; places are resolved inline with
+the zone's or variable's layout known here (per player: a tuple; keyed: a map);
+`let` and `for` names are Python locals (`k_name`), mirrored into ctx.bindings
+because the reference reads them from there; `if` and `for` are Python's.  A
+statement kind written nowhere here (`deal`, `reveal`) runs the reference
+interpreter's own closure for it.  `rules.after_effect` is called after each
+statement exactly where the reference calls it, and not at all when the ruleset
+has no triggers (then it does nothing).
+
+Generated statements change the state as they go, so any exception puts back
+what the block may have written (writes replace containers, never mutate them,
+so keeping the old entries is enough) and runs the reference closure of the
+whole block, which then fails with its own error and YAML position, or succeeds.
+`module.deopts` counts these hand-backs.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.values import Item
+
+from .. import rng
+from ..effects import OPS, EffectCompiler
+from ..store import check_bounds, check_depth, read_in, remove_item, replace_in
+from ..targets import split_target
+from .emit_expr import BOOL, INT, STR, Code, ExprEmitter, Unit, literal
+from .runtime import Deopt
+
+_FLAT_KINDS = (INT, BOOL, STR)
+_SHARED_LINES = {"S = ctx.state", "B = ctx.bindings", "M = ctx.game.memo"}
+
+
+# -- helpers the generated blocks call (bound into the module's namespace) -----------------------
+def each(v):
+    """What an effect's `for` walks: a list, or a map's keys (reference: effects._as_list)."""
+    if type(v) is tuple:
+        return v
+    if isinstance(v, (list, dict)):
+        return tuple(v)
+    raise Deopt()
+
+
+def items_of(v):
+    """An item or a list of items (`move`, `flip`)."""
+    if type(v) is Item:
+        return (v,)
+    v = each(v)
+    for item in v:
+        if type(item) is not Item:
+            raise Deopt()
+    return v
+
+
+def depth(ctx, v, used):
+    """check_depth for a value about to be stored `used` levels deep; flat values pass."""
+    if type(v) is tuple or type(v) is dict:
+        check_depth(ctx, v, used, None)
+    return v
+
+
+def check_var(ctx, name, v, used):
+    """A declared variable's bounds and choices where they have no inline form."""
+    return check_bounds(ctx.game.rules.variables[name], v, name, None, ctx, used)
+
+
+def put_prop(ctx, item, name, value, undo):
+    """write_prop, keeping the item's old properties in `undo` so a failed block can put them back."""
+    decl = ctx.game.rules.prop_decl(item.kind, name)
+    value = check_bounds(decl, value, name, None, ctx)
+    props = ctx.state.props
+    old = props.get(item.id)
+    undo.append((item.id, old))
+    new = dict(old) if old else {}
+    new[name] = value
+    props[item.id] = new
+
+
+def set_prop(ctx, item, name, value, undo):
+    """`item.name = value`: the place must be an item with that property (or `face`)."""
+    if type(item) is not Item or (name != "face" and ctx.game.rules.prop_decl(item.kind, name) is None):
+        raise Deopt()
+    put_prop(ctx, item, name, value, undo)
+
+
+def faces(ctx, items, face, undo):
+    """Items entering a zone take its face (or the move's): written only where it differs."""
+    props = ctx.state.props
+    for item in items:
+        p = props.get(item.id)
+        current = p["face"] if p is not None and "face" in p else ctx.game.prop_default(item, "face")
+        if current != face:
+            put_prop(ctx, item, "face", face, undo)
+
+
+def flip(ctx, value, face, undo):
+    for item in items_of(value):
+        new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
+        put_prop(ctx, item, "face", new, undo)
+
+
+def undo_props(props, undo):
+    for item_id, old in reversed(undo):
+        if old is None:
+            props.pop(item_id, None)
+        else:
+            props[item_id] = old
+
+
+def take_out(state, items):
+    """Items moved without a `from`: each is taken from wherever it lies."""
+    for item in items:
+        if not remove_item(state, item):
+            raise Deopt()
+
+
+def bag_pick(r, contents, n):
+    """`n` items drawn at random from a bag: (generator state, drawn, left), as the reference draws."""
+    picked, rest = [], list(contents)
+    for _ in range(min(n, len(rest))):
+        r, i = rng.below(r, len(rest))
+        picked.append(rest.pop(i))
+    return r, tuple(picked), tuple(rest)
+
+
+def restore(target: dict, saved: dict):
+    target.clear()
+    target.update(saved)
+
+
+HELPERS = {"_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
+           "_faces": faces, "_flip": flip, "_undo_props": undo_props, "_take_out": take_out, "_bag": bag_pick,
+           "_shuffled": rng.shuffled, "_restore": restore, "_read_in": read_in, "_replace_in": replace_in,
+           "_CHOOSABLE": frozenset({str, bool, int})}
+
+
+# -- the compiler ------------------------------------------------------------------------------------
+class _ReferenceRules:
+    """The compiled rules as the reference back end sees them: expressions as closures.
+    Blocks built through it are the fallback of generated ones and add nothing to the module."""
+
+    def __init__(self, rules):
+        self._rules = rules
+
+    def expr(self, node, scope):
+        return compile_expr(node, scope)
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+
+class GeneratedEffects(EffectCompiler):
+    """The EffectCompiler of the compiled back end: `block` answers with a generated function."""
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        self.reference = EffectCompiler(_ReferenceRules(rules))
+        self.fallbacks: list = []  # X<i> -> the reference closure of its block
+        self.statements = 0  # ST<n>: reference closures of single statements
+        self._labels: dict | None = None
+        rs = rules.ruleset
+        self.has_triggers = any(not t.on for t in rs.triggers.values())
+
+    def block(self, effects, scope):
+        # The reference block first: it refuses at load time what the reference refuses.
+        fallback = self.reference.block(effects, scope)
+        if not effects:
+            return fallback
+        module = self.rules.module
+        if "_refblock" not in module.ns:
+            module.ns.update(HELPERS)
+            module.ns["_refblock"] = self._run_reference
+            module.ns["_after_effect"] = self.rules.after_effect
+            module.ns["_fire_event"] = self.rules.fire_event
+        i = len(self.fallbacks)
+        self.fallbacks.append(fallback)
+        return BlockWriter(self, effects, scope).write(i, self.label(effects))
+
+    def _run_reference(self, ctx, i):
+        self.rules.module.deopts += 1
+        self.fallbacks[i](ctx)
+
+    def reference_statement(self, effect, scope) -> str:
+        """The name of a statement's closure as the interpreter runs it (expressions generated)."""
+        ident = f"ST{self.statements}"
+        self.statements += 1
+        self.rules.module.ns[ident] = EffectCompiler(self.rules).one(effect, scope)
+        return ident
+
+    def label(self, effects) -> str:
+        """What a block is, for the comment above its function."""
+        if self._labels is None:
+            rs = self.rules.ruleset
+            labels = {id(rs.setup): "setup"}
+            labels.update({id(a.effects): f"effects of action '{n}'" for n, a in rs.actions.items()})
+            labels.update({id(t.effects): f"effects of trigger '{n}'" for n, t in rs.triggers.items()})
+            stack = list(rs.flow)
+            while stack:
+                node = stack.pop()
+                if node.kind == "effects":
+                    labels[id(node.args["effects"])] = "effects step of the flow"
+                stack.extend(node.body)
+                stack.extend(getattr(node, "orelse", None) or ())
+            self._labels = labels
+        return self._labels.get(id(effects), "effects")
+
+
+def _binding_counts(effects, counts: Counter) -> Counter:
+    for e in effects:
+        if e.kind == "let":
+            counts.update(list(e.args["bindings"]))
+        elif e.kind == "for":
+            counts[e.args["var"]] += 1
+            _binding_counts(e.args["do"], counts)
+        elif e.kind == "if":
+            _binding_counts(e.args["then"], counts)
+            _binding_counts(e.args["else"], counts)
+    return counts
+
+
+class BlockWriter:
+    """Writes one block's function."""
+
+    def __init__(self, owner: GeneratedEffects, effects, scope):
+        self.owner = owner
+        self.rules = owner.rules
+        self.module = owner.rules.module
+        self.effects, self.scope = effects, scope
+        self.lines: list[str] = []
+        self.depth = 2
+        self.n = 0
+        self.env: dict = {}  # language name -> Python local: names `let` and `for` bound in the block
+        self.kinds: dict = {}  # Python local -> type, for names bound once in the block
+        self.once = {n for n, c in _binding_counts(effects, Counter()).items() if c == 1}
+        self.after = owner.has_triggers
+        self.open = self.after  # may the block write anything at all (reference closures, triggers)?
+        self.vars: dict = {}  # variable name -> the local its old value is kept in
+        self.zones: dict = {}
+        self.uses: set = set()  # "props", "rng", "over", "log", "bindings", "memo"
+
+    # -- the function ------------------------------------------------------------------------------
+    def write(self, i: int, label: str):
+        self.block(self.effects, self.scope)
+        head = ["S = ctx.state", "V = S.vars", "Z = S.zones", "B = ctx.bindings", "_c = ctx.cost"]
+        back = ["ctx.cost = _c"]
+        if "memo" in self.uses:
+            head.append("M = ctx.game.memo")
+        if self.open:
+            for ident, place in (("_sv", "V"), ("_sz", "Z"), ("_sp", "S.props"), ("_sb", "B")):
+                head.append(f"{ident} = dict({place})")
+                back.append(f"_restore({place}, {ident})")
+            self.uses |= {"rng", "over", "log"}
+        else:
+            for store, saved in (("V", self.vars), ("Z", self.zones)):
+                head.extend(f"{local} = {store}[{name!r}]" for name, local in saved.items())
+                back.extend(f"{store}[{name!r}] = {local}" for name, local in saved.items())
+            if "bindings" in self.uses:
+                head.append("_sb = dict(B)")
+                back.append("_restore(B, _sb)")
+        if "props" in self.uses:
+            head.append("_u = []")
+            if not self.open:
+                back.append("_undo_props(S.props, _u)")
+        for use, fields in (("rng", ("rng",)), ("over", ("over", "end_reason")), ("log", ("log",))):
+            if use in self.uses:
+                head.extend(f"_s_{f} = S.{f}" for f in fields)
+                back.extend(f"S.{f} = _s_{f}" for f in fields)
+        name = f"X{i}"
+        text = [f"# {self.module.where(self.effects[0])}  {label}", f"def {name}(ctx):",
+                *("    " + line for line in head), "    try:", *self.lines, "        return",
+                "    except Exception:", *("        " + line for line in back), f"    _refblock(ctx, {i})"]
+        return self.module.add("\n".join(text), name)
+
+    def emit(self, line: str):
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self, prefix: str = "_e") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def unit(self, scope) -> Unit:
+        unit = Unit(self.module, scope, dict(self.env))
+        unit.kinds.update(self.kinds)
+        return unit
+
+    def prologue(self, unit: Unit):
+        """What a statement's expressions read, read where the statement starts."""
+        if "M" in unit.uses:
+            self.uses.add("memo")
+        for line in unit.prologue():
+            if line not in _SHARED_LINES:
+                self.emit(line)
+
+    def held(self, code: Code) -> str:
+        """A value used more than once: the text of a local or literal, else a new local."""
+        if code.atom:
+            return code.text
+        t = self.temp()
+        self.emit(f"{t} = {code.text}")
+        return t
+
+    # -- blocks ------------------------------------------------------------------------------------
+    def block(self, effects, scope):
+        if not effects:
+            self.emit("pass")
+        for effect in effects:
+            span = effect.span
+            self.emit(f"# {span.line}:{span.col}  {effect.kind}" if span is not None else f"# {effect.kind}")
+            getattr(self, "s_" + effect.kind, self.s_reference)(effect, scope)
+            if self.after:
+                self.emit("_after_effect(ctx)")
+            if effect.kind == "let":
+                scope = scope.bind({n: None for n in effect.args["bindings"]})
+
+    def nested(self, effects, scope):
+        env = dict(self.env)
+        self.depth += 1
+        self.block(effects, scope)
+        self.depth -= 1
+        self.env = env
+
+    def bind(self, name: str, kind) -> str:
+        local = f"k_{name}"
+        self.env[name] = local
+        if name in self.once and kind is not None:
+            self.kinds[local] = kind
+        self.uses.add("bindings")
+        return local
+
+    # -- statements ----------------------------------------------------------------------------------
+    def s_reference(self, effect, scope):
+        ident = self.owner.reference_statement(effect, scope)
+        self.emit(f"{ident}(ctx)  # '{effect.kind}' as the reference interpreter runs it")
+        self.open = True
+
+    def s_let(self, effect, scope):
+        for name, node in effect.args["bindings"].items():
+            unit = self.unit(scope)
+            code = ExprEmitter(unit).emit(node)
+            self.prologue(unit)
+            local = f"k_{name}"
+            self.emit(f"{local} = {code.text}")
+            if code.kind not in _FLAT_KINDS:
+                self.emit(f"if type({local}) is tuple or type({local}) is dict:")
+                self.emit(f"    _depth(ctx, {local}, 0)")
+            self.emit(f"B[{name!r}] = {local}")
+            self.bind(name, code.kind)
+
+    def s_if(self, effect, scope):
+        unit = self.unit(scope)
+        cond = ExprEmitter(unit).emit(effect.args["cond"])
+        self.prologue(unit)
+        self.emit(f"if {cond.text}:" if cond.kind == BOOL else f"if ({cond.text}) is True:")
+        self.nested(effect.args["then"], scope)
+        if effect.args["else"]:
+            self.emit("else:")
+            self.nested(effect.args["else"], scope)
+
+    def s_for(self, effect, scope):
+        var = effect.args["var"]
+        unit = self.unit(scope)
+        domain = ExprEmitter(unit).emit(effect.args["in"])
+        self.prologue(unit)
+        had, old = self.temp("_h"), self.temp("_o")
+        outer = var in self.env
+        self.emit(f"{had} = {var!r} in B")
+        self.emit(f"{old} = B.get({var!r})")
+        env = dict(self.env)
+        local = self.bind(var, domain.elem)
+        self.emit(f"for {local} in _each({domain.text}):")
+        self.depth += 1
+        self.emit("ctx.cost += 1")
+        self.emit("if ctx.cost > COST_LIMIT:")
+        self.emit("    raise Deopt()")
+        self.emit(f"B[{var!r}] = {local}")
+        self.block(effect.args["do"], scope.bind({var: None}))
+        self.depth -= 1
+        self.env = env
+        self.emit(f"if {had}:")
+        self.emit(f"    B[{var!r}] = {old}")
+        if outer:
+            self.emit(f"    {local} = {old}")
+        self.emit("else:")
+        self.emit(f"    B.pop({var!r}, None)")
+
+    def s_set(self, effect, scope):
+        for assign in effect.args["assignments"]:
+            root, chain = split_target(assign.target)
+            decl = self.rules.variables.get(root)
+            if decl is not None:
+                self.set_var(decl, chain, assign, scope)
+            else:
+                self.set_prop(chain[-1][1], assign, scope)
+
+    def set_var(self, decl, chain, assign, scope):
+        unit = self.unit(scope)
+        emit = ExprEmitter(unit).emit
+        key_codes = [emit(part) if kind == "index" else Code(repr(part), STR, atom=True) for kind, part in chain]
+        value = emit(assign.value)
+        self.prologue(unit)
+        keys = [self.held(k) for k in key_codes]
+        v = self.temp()
+        self.emit(f"{v} = {value.text}")
+        kind = value.kind
+        name = decl.name
+        if name not in self.vars:
+            self.vars[name] = f"_sv{len(self.vars)}"
+        o = self.temp()
+        self.emit(f"{o} = V[{name!r}]")
+        layout = None
+        if len(keys) == 1 and decl.per is not None:
+            layout = "tuple" if decl.per == "player" else "dict"
+            if layout == "tuple" and key_codes[0].kind != INT:
+                self.emit(f"if type({keys[0]}) is not int:")
+                self.emit("    raise Deopt()")
+        op = OPS[assign.op]
+        if op is not None:
+            if not keys:
+                current = o
+            elif layout is not None:
+                current = f"{o}[{keys[0]}]"
+            else:
+                current = f"_read_in({o}, ({''.join(k + ', ' for k in keys)}))"
+            kind = self.arith(op, current, v, value.kind)
+        self.check(decl, v, kind, len(keys))
+        if not keys:
+            self.emit(f"V[{name!r}] = {v}")
+        elif layout == "tuple":
+            t = self.temp()
+            self.emit(f"{t} = list({o})")
+            self.emit(f"{t}[{keys[0]}] = {v}")
+            self.emit(f"V[{name!r}] = tuple({t})")
+        elif layout == "dict":
+            t = self.temp()
+            self.emit(f"{t} = dict({o})")
+            self.emit(f"{t}[{keys[0]}] = {v}")
+            self.emit(f"V[{name!r}] = {t}")
+        else:
+            self.emit(f"V[{name!r}] = _replace_in({o}, ({''.join(k + ', ' for k in keys)}), {v})")
+
+    def arith(self, op: str, current: str, v: str, kind) -> str | None:
+        """`v = current op v` by the language's rules; the result's type if known."""
+        cur = self.temp()
+        self.emit(f"{cur} = {current}")
+        test = f"type({cur}) is int" + ("" if kind == INT else f" and type({v}) is int")
+        self.emit(f"if {test}:")
+        self.emit(f"    {v} = {cur} {op} {v}")
+        self.emit(f"    if not -MAX_INT <= {v} <= MAX_INT:")
+        self.emit("        raise Deopt()")
+        self.emit("else:")
+        self.emit(f"    {v} = _calc(ctx, {op!r}, {cur}, {v})")
+        return None
+
+    def check(self, decl, v: str, kind, used: int):
+        """A variable's declared bounds and choices, and the nesting limit, on the value `v`."""
+        lo, hi = decl.min, decl.max
+        choices = decl.choices
+        if choices is not None and any(literal(c) is None or type(c) not in (str, bool, int) for c in choices):
+            self.emit(f"{v} = _check_var(ctx, {decl.name!r}, {v}, {used})")
+            return
+        if kind not in _FLAT_KINDS:
+            self.emit(f"if type({v}) is tuple or type({v}) is dict:")
+            self.emit(f"    _depth(ctx, {v}, {used})")
+        if (lo is not None or hi is not None) and kind in (INT, None):
+            pad = ""
+            if kind != INT:
+                self.emit(f"if type({v}) is int:")
+                pad = "    "
+            for bound, cmp in ((lo, "<"), (hi, ">")):
+                if bound is not None:
+                    self.emit(f"{pad}if {v} {cmp} {bound!r}:")
+                    self.emit(f"{pad}    {v} = {bound!r}" if decl.bounds == "clamp" else f"{pad}    raise Deopt()")
+        if choices is not None:
+            tests = []
+            for t in (str, int, bool):
+                same = [c for c in choices if type(c) is t]
+                if same:
+                    tests.append(f"(type({v}) is {t.__name__} and {v} in ({''.join(literal(c) + ', ' for c in same)}))")
+            ok = " or ".join(tests) or "False"
+            self.emit(f"if type({v}) in _CHOOSABLE and not ({ok}):")
+            self.emit("    raise Deopt()")
+
+    def set_prop(self, name: str, assign, scope):
+        unit = self.unit(scope)
+        emit = ExprEmitter(unit).emit
+        item = emit(assign.target.obj)
+        value = emit(assign.value)
+        self.prologue(unit)
+        i = self.held(item)
+        v = self.temp()
+        self.emit(f"{v} = {value.text}")
+        op = OPS[assign.op]
+        if op is not None:
+            self.emit(f"if type({i}) is not Item:")
+            self.emit("    raise Deopt()")
+            self.arith(op, f"ctx.item_prop({i}, {name!r})", v, value.kind)
+        self.emit(f"_set_prop(ctx, {i}, {name!r}, {v}, _u)")
+        self.uses.add("props")
+
+    # -- zones -------------------------------------------------------------------------------------
+    def zone_key(self, decl, code: Code | None) -> str | None:
+        """A zone place's key, tested as zone_get tests it (a player: an int from 0)."""
+        if decl.per is None:
+            return None
+        k = self.held(code)
+        if decl.per == "player":
+            test = f"{k} < 0" if code.kind == INT else f"type({k}) is not int or {k} < 0"
+        else:
+            test = f"type({k}) is not str and type({k}) is not int"
+        self.emit(f"if {test}:")
+        self.emit("    raise Deopt()")
+        return k
+
+    def zone_place(self, node, emit):
+        """(declaration, key code) of a zone place `name` or `name[key]`."""
+        root, chain = split_target(node)
+        decl = self.rules.zones[root]
+        return decl, (emit(chain[0][1]) if decl.per is not None else None)
+
+    def put(self, decl, key, items: str, at, face):
+        self.zone_update(decl, key, (lambda c: f"{items} + {c}") if at == "top" else (lambda c: f"{c} + {items}"))
+        self.emit(f"_faces(ctx, {items}, {face or decl.face!r}, _u)")
+        self.uses.add("props")
+
+    def s_move(self, effect, scope):
+        a = effect.args
+        unit = self.unit(scope)
+        emit = ExprEmitter(unit).emit
+        dst, dst_key = self.zone_place(a["to"], emit)
+        items = emit(a["items"]) if a["items"] is not None else None
+        src, src_key = self.zone_place(a["from"], emit) if a["from"] is not None else (None, None)
+        count = emit(a["count"]) if a["count"] is not None and items is None else None
+        self.prologue(unit)
+        d = self.zone_key(dst, dst_key)
+        m = self.temp()
+        if items is not None:
+            self.emit(f"{m} = _items({items.text})")
+            if src is None:
+                self.emit(f"_take_out(S, {m})")
+            else:
+                s = self.zone_key(src, src_key)
+                lst = self.temp()
+
+                def without(current):
+                    self.emit(f"{lst} = list({current})")
+                    self.emit(f"for _i in {m}:")
+                    self.emit(f"    {lst}.remove(_i)")
+                    return f"tuple({lst})"
+                self.zone_update(src, s, without)
+        else:
+            s = self.zone_key(src, src_key)
+            n = "1"
+            if count is not None:
+                n = self.temp()
+                self.emit(f"{n} = {count.text}")
+                if count.kind != INT:
+                    self.emit(f"if type({n}) is not int:")
+                    self.emit("    raise Deopt()")
+                self.emit(f"if {n} < 0:")
+                self.emit(f"    {n} = 0")
+            rest = self.temp()
+
+            def taken(current):
+                self.emit(f"{rest} = {current}")
+                if src.kind == "bag":
+                    self.emit(f"S.rng, {m}, {rest} = _bag(S.rng, {rest}, {n})")
+                    self.uses.add("rng")
+                else:
+                    self.emit(f"{m} = {rest}[:{n}]")
+                    self.emit(f"{rest} = {rest}[{n}:]")
+                return rest
+            self.zone_update(src, s, taken)
+        self.put(dst, d, m, a["at"], a["face"])
+
+    def zone_update(self, decl, key: str | None, new) -> None:
+        """Replace a zone place's contents with the text new(current contents) returns;
+        `new` may write statements of its own first."""
+        name = decl.name
+        if name not in self.zones:
+            self.zones[name] = f"_sz{len(self.zones)}"
+        if decl.per is None:
+            self.emit(f"Z[{name!r}] = {new(f'Z[{name!r}]')}")
+            return
+        t = self.temp()
+        self.emit(f"{t} = {'list' if decl.per == 'player' else 'dict'}(Z[{name!r}])")
+        result = new(f"{t}[{key}]")
+        self.emit(f"{t}[{key}] = {result}")
+        self.emit(f"Z[{name!r}] = {'tuple(' + t + ')' if decl.per == 'player' else t}")
+
+    def s_shuffle(self, effect, scope):
+        unit = self.unit(scope)
+        decl, key = self.zone_place(effect.args["zone"], ExprEmitter(unit).emit)
+        self.prologue(unit)
+        k = self.zone_key(decl, key)
+        mixed = self.temp()
+
+        def shuffled(current):
+            self.emit(f"S.rng, {mixed} = _shuffled(S.rng, {current})")
+            return mixed
+        self.zone_update(decl, k, shuffled)
+        self.uses.add("rng")
+
+    def s_pass_zones(self, effect, scope):
+        name = effect.args["zone"]
+        unit = self.unit(scope)
+        direction = ExprEmitter(unit).emit(effect.args["direction"])
+        self.prologue(unit)
+        d = self.held(direction)
+        if direction.kind != INT:
+            self.emit(f"if type({d}) is not int:")
+            self.emit("    raise Deopt()")
+        if name not in self.zones:
+            self.zones[name] = f"_sz{len(self.zones)}"
+        old = self.temp()
+        self.emit(f"{old} = Z[{name!r}]")
+        self.emit(f"Z[{name!r}] = tuple({old}[(_p - {d}) % len({old})] for _p in range(len({old})))")
+
+    def s_flip(self, effect, scope):
+        unit = self.unit(scope)
+        items = ExprEmitter(unit).emit(effect.args["items"])
+        self.prologue(unit)
+        self.emit(f"_flip(ctx, {items.text}, {effect.args['face']!r}, _u)")
+        self.uses.add("props")
+
+    def s_emit(self, effect, scope):
+        unit = self.unit(scope)
+        emit = ExprEmitter(unit).emit
+        payload = [(k, emit(v)) for k, v in effect.args["with"].items()]
+        self.prologue(unit)
+        values = "".join(f"{k!r}: {c.text if c.kind in _FLAT_KINDS else f'_depth(ctx, {c.text}, 0)'}, "
+                         for k, c in payload)
+        self.emit(f"_fire_event(ctx, {effect.args['event']!r}, {{{values}}})")
+        self.open = True
+
+    def s_end_game(self, effect, scope):
+        self.emit("S.over = True")
+        self.emit(f"S.end_reason = {(effect.args['reason'] or 'the rules ended the game')!r}")
+        self.uses.add("over")
+
+    def s_log(self, effect, scope):
+        unit = self.unit(scope)
+        message = ExprEmitter(unit).emit(effect.args["message"])
+        self.prologue(unit)
+        self.emit(f"S.log = S.log + (str({message.text}), )")
+        self.uses.add("log")
