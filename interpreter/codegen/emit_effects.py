@@ -42,120 +42,14 @@ from __future__ import annotations
 from collections import Counter
 
 from meeple.dsl.compile_expr import compile_expr
-from meeple.dsl.values import Item
 
-from .. import rng
+from . import effects_runtime
 from ..effects import OPS, EffectCompiler
-from ..store import check_bounds, check_depth, read_in, remove_item, replace_in
 from ..targets import split_target
 from .emit_expr import BOOL, INT, STR, Code, ExprEmitter, Unit, literal
-from .runtime import Deopt
 
 _FLAT_KINDS = (INT, BOOL, STR)
 _SHARED_LINES = {"S = ctx.state", "B = ctx.bindings", "M = ctx.game.memo"}
-
-
-# -- helpers the generated blocks call (bound into the module's namespace) -----------------------
-def each(v):
-    """What an effect's `for` walks: a list, or a map's keys (reference: effects._as_list)."""
-    if type(v) is tuple:
-        return v
-    if isinstance(v, (list, dict)):
-        return tuple(v)
-    raise Deopt()
-
-
-def items_of(v):
-    """An item or a list of items (`move`, `flip`)."""
-    if type(v) is Item:
-        return (v,)
-    v = each(v)
-    for item in v:
-        if type(item) is not Item:
-            raise Deopt()
-    return v
-
-
-def depth(ctx, v, used):
-    """check_depth for a value about to be stored `used` levels deep; flat values pass."""
-    if type(v) is tuple or type(v) is dict:
-        check_depth(ctx, v, used, None)
-    return v
-
-
-def check_var(ctx, name, v, used):
-    """A declared variable's bounds and choices where they have no inline form."""
-    return check_bounds(ctx.game.rules.variables[name], v, name, None, ctx, used)
-
-
-def put_prop(ctx, item, name, value, undo):
-    """write_prop, keeping the item's old properties in `undo` so a failed block can put them back."""
-    decl = ctx.game.rules.prop_decl(item.kind, name)
-    value = check_bounds(decl, value, name, None, ctx)
-    props = ctx.state.props
-    old = props.get(item.id)
-    undo.append((item.id, old))
-    new = dict(old) if old else {}
-    new[name] = value
-    props[item.id] = new
-
-
-def set_prop(ctx, item, name, value, undo):
-    """`item.name = value`: the place must be an item with that property (or `face`)."""
-    if type(item) is not Item or (name != "face" and ctx.game.rules.prop_decl(item.kind, name) is None):
-        raise Deopt()
-    put_prop(ctx, item, name, value, undo)
-
-
-def faces(ctx, items, face, undo):
-    """Items entering a zone take its face (or the move's): written only where it differs."""
-    props = ctx.state.props
-    for item in items:
-        p = props.get(item.id)
-        current = p["face"] if p is not None and "face" in p else ctx.game.prop_default(item, "face")
-        if current != face:
-            put_prop(ctx, item, "face", face, undo)
-
-
-def flip(ctx, value, face, undo):
-    for item in items_of(value):
-        new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
-        put_prop(ctx, item, "face", new, undo)
-
-
-def undo_props(props, undo):
-    for item_id, old in reversed(undo):
-        if old is None:
-            props.pop(item_id, None)
-        else:
-            props[item_id] = old
-
-
-def take_out(state, items):
-    """Items moved without a `from`: each is taken from wherever it lies."""
-    for item in items:
-        if not remove_item(state, item):
-            raise Deopt()
-
-
-def bag_pick(r, contents, n):
-    """`n` items drawn at random from a bag: (generator state, drawn, left), as the reference draws."""
-    picked, rest = [], list(contents)
-    for _ in range(min(n, len(rest))):
-        r, i = rng.below(r, len(rest))
-        picked.append(rest.pop(i))
-    return r, tuple(picked), tuple(rest)
-
-
-def restore(target: dict, saved: dict):
-    target.clear()
-    target.update(saved)
-
-
-HELPERS = {"_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
-           "_faces": faces, "_flip": flip, "_undo_props": undo_props, "_take_out": take_out, "_bag": bag_pick,
-           "_shuffled": rng.shuffled, "_restore": restore, "_read_in": read_in, "_replace_in": replace_in,
-           "_CHOOSABLE": frozenset({str, bool, int})}
 
 
 # -- the compiler ------------------------------------------------------------------------------------
@@ -192,7 +86,8 @@ class GeneratedEffects(EffectCompiler):
             return fallback
         module = self.rules.module
         if "_refblock" not in module.ns:
-            module.ns.update(HELPERS)
+            face_declared = any("face" in k.props for k in self.rules.ruleset.components.values())
+            module.ns.update(effects_runtime.names(face_declared))
             module.ns["_refblock"] = self._run_reference
             module.ns["_after_effect"] = self.rules.after_effect
             module.ns["_fire_event"] = self.rules.fire_event
@@ -261,6 +156,7 @@ class BlockWriter:
         self.vars: dict = {}  # variable name -> the local its old value is kept in
         self.zones: dict = {}
         self.uses: set = set()  # "props", "rng", "over", "log", "bindings", "memo"
+        self.guarded: set = set()
 
     # -- the function ------------------------------------------------------------------------------
     def write(self, i: int, label: str):
@@ -330,6 +226,7 @@ class BlockWriter:
         for effect in effects:
             span = effect.span
             self.emit(f"# {span.line}:{span.col}  {effect.kind}" if span is not None else f"# {effect.kind}")
+            self.guarded = set()  # zone keys tested in this statement (a key is tested once)
             getattr(self, "s_" + effect.kind, self.s_reference)(effect, scope)
             if self.after:
                 self.emit("_after_effect(ctx)")
@@ -527,6 +424,9 @@ class BlockWriter:
         if decl.per is None:
             return None
         k = self.held(code)
+        if (k, decl.per == "player") in self.guarded:
+            return k
+        self.guarded.add((k, decl.per == "player"))
         if decl.per == "player":
             test = f"{k} < 0" if code.kind == INT else f"type({k}) is not int or {k} < 0"
         else:
@@ -563,14 +463,7 @@ class BlockWriter:
                 self.emit(f"_take_out(S, {m})")
             else:
                 s = self.zone_key(src, src_key)
-                lst = self.temp()
-
-                def without(current):
-                    self.emit(f"{lst} = list({current})")
-                    self.emit(f"for _i in {m}:")
-                    self.emit(f"    {lst}.remove(_i)")
-                    return f"tuple({lst})"
-                self.zone_update(src, s, without)
+                self.zone_update(src, s, lambda current: f"_without({current}, {m})")
         else:
             s = self.zone_key(src, src_key)
             n = "1"

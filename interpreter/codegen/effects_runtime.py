@@ -1,0 +1,177 @@
+"""What generated effect blocks (emit_effects.py) call besides Python itself.
+
+Each helper either does what the reference statement does (interpreter/effects.py,
+store.py) or raises; a raise puts the block's state back and hands the whole block
+to the reference, which then reports the error with its YAML position, so these
+helpers carry no spans.  Properties are written with an undo list: a block keeps
+the old property map of every item it touches, to put back if it fails.
+"""
+from __future__ import annotations
+
+from itertools import repeat
+from operator import is_
+
+from meeple.dsl.values import Item
+
+from .. import rng
+from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_get, zone_set
+from .runtime import Deopt
+
+
+def each(v):
+    """What an effect's `for` walks: a list, or a map's keys (effects._as_list)."""
+    if type(v) is tuple:
+        return v
+    if isinstance(v, (list, dict)):
+        return tuple(v)
+    raise Deopt()
+
+
+def items_of(v):
+    """An item or a list of items (`move`, `flip`)."""
+    if type(v) is Item:
+        return (v,)
+    v = each(v)
+    for item in v:
+        if type(item) is not Item:
+            raise Deopt()
+    return v
+
+
+def depth(ctx, v, used):
+    """check_depth for a value about to be stored `used` levels deep; flat values pass."""
+    if type(v) is tuple or type(v) is dict:
+        check_depth(ctx, v, used, None)
+    return v
+
+
+def check_var(ctx, name, v, used):
+    """A declared variable's bounds and choices where they have no inline form."""
+    return check_bounds(ctx.game.rules.variables[name], v, name, None, ctx, used)
+
+
+def put_prop(ctx, item, name, value, undo):
+    """store.write_prop, keeping the item's old properties in `undo`."""
+    value = check_bounds(ctx.game.rules.prop_decl(item.kind, name), value, name, None, ctx)
+    props = ctx.state.props
+    old = props.get(item.id)
+    undo.append((item.id, old))
+    new = dict(old) if old else {}
+    new[name] = value
+    props[item.id] = new
+
+
+def set_prop(ctx, item, name, value, undo):
+    """`item.name = value`: the place must be an item with that property (or `face`)."""
+    if type(item) is not Item or (name != "face" and ctx.game.rules.prop_decl(item.kind, name) is None):
+        raise Deopt()
+    put_prop(ctx, item, name, value, undo)
+
+
+def faces(ctx, items, face, undo):
+    """Items entering a zone take its face (or the move's), written only where it differs.
+    For rulesets that declare no property named `face`, whose writes check nothing."""
+    props = ctx.state.props
+    for item in items:
+        p = props.get(item.id)
+        current = p["face"] if p is not None and "face" in p else ctx.game.prop_default(item, "face")
+        if current != face:
+            undo.append((item.id, p))
+            new = dict(p) if p else {}
+            new["face"] = face
+            props[item.id] = new
+
+
+def faces_checked(ctx, items, face, undo):
+    """`faces` where some kind declares `face` as a property: its writes are checked."""
+    for item in items:
+        if ctx.item_prop(item, "face") != face:
+            put_prop(ctx, item, "face", face, undo)
+
+
+def flip(ctx, value, face, undo):
+    for item in items_of(value):
+        new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
+        put_prop(ctx, item, "face", new, undo)
+
+
+def undo_props(props, undo):
+    for item_id, old in reversed(undo):
+        if old is None:
+            props.pop(item_id, None)
+        else:
+            props[item_id] = old
+
+
+def _holds(contents, item) -> bool:
+    return any(map(is_, contents, repeat(item)))
+
+
+def locate(zones, item):
+    """Where the item object itself lies, as (zone, key), scanning as store.find_item
+    does but by identity, without calling Item.__eq__ on every other item.  A game
+    makes one object per item and keeps each item in one place, so the place found is
+    the one find_item finds; None when the object is nowhere (a copy of the item may be)."""
+    for name, z in zones.items():
+        if type(z) is tuple:
+            if z and type(z[0]) is Item:
+                if _holds(z, item):
+                    return name, None
+            else:
+                for k, sub in enumerate(z):
+                    if _holds(sub, item):
+                        return name, k
+        elif type(z) is dict:
+            for k, sub in z.items():
+                if _holds(sub, item):
+                    return name, k
+    return None
+
+
+def without(contents, items):
+    """A zone's contents less the moved items (store.remove_item's rule: the first equal
+    one), found by identity first since each item is one object in one place."""
+    lst = list(contents)
+    for item in items:
+        hits = list(map(is_, lst, repeat(item)))
+        if True in hits:
+            del lst[hits.index(True)]
+        else:
+            lst.remove(item)
+    return tuple(lst)
+
+
+def take_out(state, items):
+    """Items moved without a `from`: each is taken from wherever it lies."""
+    for item in items:
+        where = locate(state.zones, item)
+        if where is None:  # not this object: the reference's search, by equality
+            if not remove_item(state, item):
+                raise Deopt()
+            continue
+        name, key = where
+        contents = zone_get(state, name, key)
+        i = list(map(is_, contents, repeat(item))).index(True)
+        zone_set(state, name, key, contents[:i] + contents[i + 1:])
+
+
+def bag_pick(r, contents, n):
+    """`n` items drawn at random from a bag: (generator state, drawn, left), as the reference draws."""
+    picked, rest = [], list(contents)
+    for _ in range(min(n, len(rest))):
+        r, i = rng.below(r, len(rest))
+        picked.append(rest.pop(i))
+    return r, tuple(picked), tuple(rest)
+
+
+def restore(target: dict, saved: dict):
+    target.clear()
+    target.update(saved)
+
+
+def names(face_declared: bool) -> dict:
+    """The helpers bound into a generated module's namespace."""
+    return {"_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
+            "_faces": faces_checked if face_declared else faces, "_flip": flip, "_undo_props": undo_props,
+            "_take_out": take_out, "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
+            "_read_in": read_in, "_replace_in": replace_in, "_CHOOSABLE": frozenset({str, bool, int})}
