@@ -87,6 +87,10 @@ actions:
       - move: "[c for c in hand[player] if c.rank > 6]"
         to: table
         face: down
+      - deal: 1
+        from: "hand[player]"
+        to: hand
+        players: "[(player + 1) % player_count()]"
       - pass_zones: hand
         direction: "1 if turns % 2 == 0 else -1"
       - emit: drew
@@ -195,7 +199,9 @@ def test_each_block_is_one_generated_function(tmp_path):
     assert "effects of action 'draw'" in source and "effects of trigger 'on_drew'" in source
     assert "effects step of the flow" in source
     assert "def X0(ctx):" in source
-    # `deal` and `reveal` run the reference's own closure; the other kinds are statements.
+    # `reveal`, and a `deal` from a zone into itself, run the reference's own closure; the
+    # other kinds are statements.
+    assert "= _deal(ctx, " in source
     assert "(ctx)  # 'deal' as the reference interpreter runs it" in source
     assert "'reveal' as the reference interpreter runs it" in source
     assert "# 51:9  let" in source and "k_n = " in source and "B['n'] = k_n" in source

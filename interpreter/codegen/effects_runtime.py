@@ -15,6 +15,7 @@ from meeple.dsl.values import Item
 
 from .. import rng
 from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_get, zone_set
+from ..context import COST_LIMIT
 from .runtime import Deopt
 
 
@@ -76,10 +77,7 @@ def faces(ctx, items, face, undo):
         p = props.get(item.id)
         current = p["face"] if p is not None and "face" in p else ctx.game.prop_default(item, "face")
         if current != face:
-            undo.append((item.id, p))
-            new = dict(p) if p else {}
-            new["face"] = face
-            props[item.id] = new
+            put_face(props, item, face, undo)
 
 
 def faces_checked(ctx, items, face, undo):
@@ -89,7 +87,23 @@ def faces_checked(ctx, items, face, undo):
             put_prop(ctx, item, "face", face, undo)
 
 
+def put_face(props, item, face, undo):
+    """An item's face written where no kind declares `face`, so nothing is checked."""
+    old = props.get(item.id)
+    undo.append((item.id, old))
+    new = dict(old) if old else {}
+    new["face"] = face
+    props[item.id] = new
+
+
 def flip(ctx, value, face, undo):
+    props = ctx.state.props
+    for item in items_of(value):
+        new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
+        put_face(props, item, new, undo)
+
+
+def flip_checked(ctx, value, face, undo):
     for item in items_of(value):
         new = face or ("up" if ctx.item_prop(item, "face") == "down" else "down")
         put_prop(ctx, item, "face", new, undo)
@@ -142,17 +156,74 @@ def without(contents, items):
 
 
 def take_out(state, items):
-    """Items moved without a `from`: each is taken from wherever it lies."""
-    for item in items:
+    """Items moved without a `from`: each is taken from wherever it lies.  Each item is
+    one object in one place, so several are found in one walk over the zones (by
+    identity) and taking them out together is taking them out one by one; anything
+    else (an object found twice or not at all) is searched as store.remove_item does."""
+    if len(items) == 1:
+        item = items[0]
         where = locate(state.zones, item)
-        if where is None:  # not this object: the reference's search, by equality
-            if not remove_item(state, item):
+        if where is not None:
+            name, key = where
+            contents = zone_get(state, name, key)
+            i = list(map(is_, contents, repeat(item))).index(True)
+            zone_set(state, name, key, contents[:i] + contents[i + 1:])
+            return
+    elif items:
+        wanted = set(map(id, items))
+        found, changes = 0, []
+        if len(wanted) == len(items):
+            for name, z in state.zones.items():
+                places = ((None, z),) if type(z) is tuple and z and type(z[0]) is Item else \
+                    (enumerate(z) if type(z) is tuple else z.items())
+                for key, contents in places:
+                    kept = tuple([x for x in contents if id(x) not in wanted])
+                    if len(kept) != len(contents):
+                        found += len(contents) - len(kept)
+                        changes.append((name, key, kept))
+        if found == len(items):
+            for name, key, kept in changes:
+                zone_set(state, name, key, kept)
+            return
+    for item in items:  # the reference's search, by equality
+        if not remove_item(state, item):
+            raise Deopt()
+
+
+def players_of(ctx, value):
+    """`deal`'s players: a list of ints from 0 to the count - 1, charged for its length."""
+    who = each(value)
+    ctx.cost += len(who)
+    if ctx.cost > COST_LIMIT:
+        raise Deopt()
+    for p in who:
+        if type(p) is not int or not 0 <= p < ctx.player_count:
+            raise Deopt()
+    return who
+
+
+def deal(ctx, contents, who, n, to):
+    """`n` rounds of one item from the top of `contents` to each of `who` in turn, at the
+    bottom of their zone `to`, until the items run out: (what is left, the items dealt).
+    The source is another zone than `to`, so its contents are written once, at the end."""
+    if not who:
+        return contents, ()
+    zones = ctx.state.zones
+    hands = list(zones[to])
+    dealt = []
+    rounds = min(n, -(-len(contents) // len(who)))
+    for _ in range(rounds):
+        for p in who:
+            if not contents:
+                break
+            ctx.cost += 1
+            if ctx.cost > COST_LIMIT:
                 raise Deopt()
-            continue
-        name, key = where
-        contents = zone_get(state, name, key)
-        i = list(map(is_, contents, repeat(item))).index(True)
-        zone_set(state, name, key, contents[:i] + contents[i + 1:])
+            hands[p] = hands[p] + contents[:1]
+            dealt.append(contents[0])
+            contents = contents[1:]
+    zones[to] = tuple(hands)
+    return contents, dealt
 
 
 def bag_pick(r, contents, n):
@@ -172,6 +243,7 @@ def restore(target: dict, saved: dict):
 def names(face_declared: bool) -> dict:
     """The helpers bound into a generated module's namespace."""
     return {"_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
-            "_faces": faces_checked if face_declared else faces, "_flip": flip, "_undo_props": undo_props,
+            "_faces": faces_checked if face_declared else faces,
+            "_flip": flip_checked if face_declared else flip, "_players": players_of, "_deal": deal, "_undo_props": undo_props,
             "_take_out": take_out, "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
             "_read_in": read_in, "_replace_in": replace_in, "_CHOOSABLE": frozenset({str, bool, int})}

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
 
 from . import effects_runtime
@@ -287,7 +288,9 @@ class BlockWriter:
         self.emit(f"{had} = {var!r} in B")
         self.emit(f"{old} = B.get({var!r})")
         env = dict(self.env)
-        local = self.bind(var, domain.elem)
+        node = effect.args["in"]
+        elem = INT if isinstance(node, A.Call) and node.func in ("players", "range") else domain.elem
+        local = self.bind(var, elem)
         self.emit(f"for {local} in _each({domain.text}):")
         self.depth += 1
         self.emit("ctx.cost += 1")
@@ -320,9 +323,13 @@ class BlockWriter:
         value = emit(assign.value)
         self.prologue(unit)
         keys = [self.held(k) for k in key_codes]
-        v = self.temp()
-        self.emit(f"{v} = {value.text}")
+        op = OPS[assign.op]
         kind = value.kind
+        if op is None and self.fits(decl, value):
+            v = value.text  # a literal the declaration allows: nothing to check
+        else:
+            v = self.temp()
+            self.emit(f"{v} = {value.text}")
         name = decl.name
         if name not in self.vars:
             self.vars[name] = f"_sv{len(self.vars)}"
@@ -331,10 +338,8 @@ class BlockWriter:
         layout = None
         if len(keys) == 1 and decl.per is not None:
             layout = "tuple" if decl.per == "player" else "dict"
-            if layout == "tuple" and key_codes[0].kind != INT:
-                self.emit(f"if type({keys[0]}) is not int:")
-                self.emit("    raise Deopt()")
-        op = OPS[assign.op]
+            if layout == "tuple":
+                self.guard(keys[0], key_codes[0], "int")
         if op is not None:
             if not keys:
                 current = o
@@ -343,7 +348,8 @@ class BlockWriter:
             else:
                 current = f"_read_in({o}, ({''.join(k + ', ' for k in keys)}))"
             kind = self.arith(op, current, v, value.kind)
-        self.check(decl, v, kind, len(keys))
+        if v.startswith("_e"):
+            self.check(decl, v, kind, len(keys))
         if not keys:
             self.emit(f"V[{name!r}] = {v}")
         elif layout == "tuple":
@@ -358,6 +364,34 @@ class BlockWriter:
             self.emit(f"V[{name!r}] = {t}")
         else:
             self.emit(f"V[{name!r}] = _replace_in({o}, ({''.join(k + ', ' for k in keys)}), {v})")
+
+    @staticmethod
+    def fits(decl, value: Code) -> bool:
+        """Is `value` an int or text literal that the declaration's bounds and choices allow?"""
+        if not value.atom or value.kind not in (INT, STR, BOOL) or value.text.startswith(("_", "b_", "k_", "l_")):
+            return False
+        if value.kind == BOOL:
+            return value.text in ("True", "False") and (
+                decl.choices is None or any(c is (value.text == "True") for c in decl.choices))
+        if value.kind == INT and not value.text.lstrip("-").isdigit():
+            return False
+        x = int(value.text) if value.kind == INT else value.text[1:-1]
+        if value.kind == STR and repr(x) != value.text:
+            return False
+        if value.kind == INT and ((decl.min is not None and x < decl.min) or (decl.max is not None and x > decl.max)):
+            return False
+        return decl.choices is None or any(type(c) is type(x) and c == x for c in decl.choices)
+
+    def guard(self, k: str, code: Code, test: str):
+        """Refuse a key that is not an int ("int") or not an int from 0 ("index"), once per statement."""
+        if (k, test) in self.guarded or (test == "int" and (k, "index") in self.guarded):
+            return
+        self.guarded.add((k, test))
+        kind_test = [] if code.kind == INT else [f"type({k}) is not int"]
+        tests = kind_test + ([f"{k} < 0"] if test == "index" else [])
+        if tests:
+            self.emit(f"if {' or '.join(tests)}:")
+            self.emit("    raise Deopt()")
 
     def arith(self, op: str, current: str, v: str, kind) -> str | None:
         """`v = current op v` by the language's rules; the result's type if known."""
@@ -424,15 +458,12 @@ class BlockWriter:
         if decl.per is None:
             return None
         k = self.held(code)
-        if (k, decl.per == "player") in self.guarded:
-            return k
-        self.guarded.add((k, decl.per == "player"))
         if decl.per == "player":
-            test = f"{k} < 0" if code.kind == INT else f"type({k}) is not int or {k} < 0"
-        else:
-            test = f"type({k}) is not str and type({k}) is not int"
-        self.emit(f"if {test}:")
-        self.emit("    raise Deopt()")
+            self.guard(k, code, "index")
+        elif (k, "key") not in self.guarded and code.kind not in (INT, STR):
+            self.guarded.add((k, "key"))
+            self.emit(f"if type({k}) is not str and type({k}) is not int:")
+            self.emit("    raise Deopt()")
         return k
 
     def zone_place(self, node, emit):
@@ -466,15 +497,7 @@ class BlockWriter:
                 self.zone_update(src, s, lambda current: f"_without({current}, {m})")
         else:
             s = self.zone_key(src, src_key)
-            n = "1"
-            if count is not None:
-                n = self.temp()
-                self.emit(f"{n} = {count.text}")
-                if count.kind != INT:
-                    self.emit(f"if type({n}) is not int:")
-                    self.emit("    raise Deopt()")
-                self.emit(f"if {n} < 0:")
-                self.emit(f"    {n} = 0")
+            n = self.count(count) if count is not None else "1"
             rest = self.temp()
 
             def taken(current):
@@ -503,6 +526,44 @@ class BlockWriter:
         result = new(f"{t}[{key}]")
         self.emit(f"{t}[{key}] = {result}")
         self.emit(f"Z[{name!r}] = {'tuple(' + t + ')' if decl.per == 'player' else t}")
+
+    def s_deal(self, effect, scope):
+        a = effect.args
+        to = self.rules.zones[a["to"]]
+        if split_target(a["from"])[0] == to.name:  # dealt into the zone it is dealt from: one at a time
+            return self.s_reference(effect, scope)
+        unit = self.unit(scope)
+        emit = ExprEmitter(unit).emit
+        src, src_key = self.zone_place(a["from"], emit)
+        who = emit(a["players"]) if a["players"] is not None else None
+        count = emit(a["count"])
+        self.prologue(unit)
+        s = self.zone_key(src, src_key)
+        players = self.temp()
+        self.emit(f"{players} = " + (f"_players(ctx, {who.text})" if who is not None else "range(ctx.player_count)"))
+        n = self.count(count)
+        if to.name not in self.zones:
+            self.zones[to.name] = f"_sz{len(self.zones)}"
+        dealt = self.temp()
+
+        def rest(current):
+            left = self.temp()
+            self.emit(f"{left}, {dealt} = _deal(ctx, {current}, {players}, {n}, {to.name!r})")
+            return left
+        self.zone_update(src, s, rest)
+        self.emit(f"_faces(ctx, {dealt}, {a['face'] or to.face!r}, _u)")
+        self.uses.add("props")
+
+    def count(self, code: Code) -> str:
+        """A `move` or `deal` count: an int, none if it is not positive."""
+        n = self.temp()
+        self.emit(f"{n} = {code.text}")
+        if code.kind != INT:
+            self.emit(f"if type({n}) is not int:")
+            self.emit("    raise Deopt()")
+        self.emit(f"if {n} < 0:")
+        self.emit(f"    {n} = 0")
+        return n
 
     def s_shuffle(self, effect, scope):
         unit = self.unit(scope)
