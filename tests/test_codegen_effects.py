@@ -145,6 +145,26 @@ scoring:
   score: "level[player]"
 """
 
+# An event trigger that keeps emitting its own event: R706 fifty blocks deep.
+ECHO = """game: {name: echo, players: 2}
+variables:
+  n: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [shout]}]
+    while: "n < 100"
+actions:
+  shout:
+    effects:
+      - "n += 1"
+      - emit: ping
+triggers:
+  answer:
+    on: ping
+    effects: ["n += 1", {emit: ping}]
+"""
+
 
 def _write(tmp_path, text, name):
     path = tmp_path / f"{name}.yaml"
@@ -300,3 +320,17 @@ def test_a_playout_in_place_is_undone_before_the_reference_runs(tmp_path, monkey
     finals = [g.playout(g.new_state(3), rng=random.Random(3)) for g in games]
     assert calls and module.deopts == 1
     assert finals[0].key() == finals[1].key() and finals[0].log == finals[1].log
+
+
+def test_an_error_deep_in_nested_blocks_is_handed_back_once(tmp_path):
+    games = _both(_write(tmp_path, ECHO, "echo"))
+    errors = []
+    for game in games:
+        with pytest.raises(RuleError) as info:
+            game.apply(game.new_state(0), "shout")
+        errors.append((info.value.code, str(info.value.span), info.value.message))
+    assert errors[0] == errors[1]
+    assert errors[0][0] == "R706"
+    # Only the innermost block runs again on the reference; the fifty blocks around it
+    # pass its error on (running each again would double the work at every level).
+    assert games[1].rules.module.deopts == 1

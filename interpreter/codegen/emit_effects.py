@@ -26,8 +26,8 @@ Expressions are written inline by ExprEmitter; places are resolved inline with
 the zone's or variable's layout known here (per player: a tuple; keyed: a map);
 `let` and `for` names are Python locals (`k_name`), mirrored into ctx.bindings
 because the reference reads them from there; `if` and `for` are Python's.  A
-statement kind written nowhere here (`deal`, `reveal`) runs the reference
-interpreter's own closure for it.  `rules.after_effect` is called after each
+statement written nowhere here (`reveal`, a `deal` into the zone it deals from)
+runs the reference interpreter's own closure for it.  `rules.after_effect` is called after each
 statement exactly where the reference calls it, and not at all when the ruleset
 has no triggers (then it does nothing).
 
@@ -35,10 +35,14 @@ Generated statements change the state as they go, so any exception puts back
 what the block may have written (writes replace containers, never mutate them,
 so keeping the old entries is enough) and runs the reference closure of the
 whole block, which then fails with its own error and YAML position, or succeeds.
-`module.deopts` counts these hand-backs.
+`module.deopts` counts these hand-backs.  An error that already comes from the
+reference (a nested block's hand-back: an event or trigger fired from this block)
+is passed on as it is; running this block again would only meet it again, once
+more for every level of nesting.
 """
 from __future__ import annotations
 
+import ast
 from collections import Counter
 
 from meeple.dsl import expr_ast as A
@@ -98,7 +102,14 @@ class GeneratedEffects(EffectCompiler):
 
     def _run_reference(self, ctx, i):
         self.rules.module.deopts += 1
-        self.fallbacks[i](ctx)
+        try:
+            self.fallbacks[i](ctx)
+        except Exception as exc:
+            # The reference's own answer: a generated block around this one (an event or a
+            # trigger fired from it) would get the same answer from the reference, so it
+            # passes it on instead of running everything again at every level.
+            exc.meeple_reference = True
+            raise
 
     def reference_statement(self, effect, scope) -> str:
         """The name of a statement's closure as the interpreter runs it (expressions generated)."""
@@ -112,8 +123,8 @@ class GeneratedEffects(EffectCompiler):
         if self._labels is None:
             rs = self.rules.ruleset
             labels = {id(rs.setup): "setup"}
-            labels.update({id(a.effects): f"effects of action '{n}'" for n, a in rs.actions.items()})
-            labels.update({id(t.effects): f"effects of trigger '{n}'" for n, t in rs.triggers.items()})
+            labels.update({id(a.effects): f"effects of action {n!r}" for n, a in rs.actions.items()})
+            labels.update({id(t.effects): f"effects of trigger {n!r}" for n, t in rs.triggers.items()})
             stack = list(rs.flow)
             while stack:
                 node = stack.pop()
@@ -189,7 +200,8 @@ class BlockWriter:
         name = f"X{i}"
         text = [f"# {self.module.where(self.effects[0])}  {label}", f"def {name}(ctx):",
                 *("    " + line for line in head), "    try:", *self.lines, "        return",
-                "    except Exception:", *("        " + line for line in back), f"    _refblock(ctx, {i})"]
+                "    except Exception as _x:", *("        " + line for line in back),
+                "        if hasattr(_x, 'meeple_reference'):", "            raise", f"    _refblock(ctx, {i})"]
         return self.module.add("\n".join(text), name)
 
     def emit(self, line: str):
@@ -325,7 +337,8 @@ class BlockWriter:
         keys = [self.held(k) for k in key_codes]
         op = OPS[assign.op]
         kind = value.kind
-        if op is None and self.fits(decl, value):
+        allowed = op is None and self.fits(decl, value)
+        if allowed:
             v = value.text  # a literal the declaration allows: nothing to check
         else:
             v = self.temp()
@@ -347,8 +360,9 @@ class BlockWriter:
                 current = f"{o}[{keys[0]}]"
             else:
                 current = f"_read_in({o}, ({''.join(k + ', ' for k in keys)}))"
-            kind = self.arith(op, current, v, value.kind)
-        if v.startswith("_e"):
+            self.arith(op, current, v, value.kind)
+            kind = None
+        if not allowed:
             self.check(decl, v, kind, len(keys))
         if not keys:
             self.emit(f"V[{name!r}] = {v}")
@@ -367,18 +381,14 @@ class BlockWriter:
 
     @staticmethod
     def fits(decl, value: Code) -> bool:
-        """Is `value` an int or text literal that the declaration's bounds and choices allow?"""
-        if not value.atom or value.kind not in (INT, STR, BOOL) or value.text.startswith(("_", "b_", "k_", "l_")):
+        """Is `value` an int, text or boolean literal that the declaration's bounds and choices allow?"""
+        if not value.atom or value.kind not in _FLAT_KINDS:
             return False
-        if value.kind == BOOL:
-            return value.text in ("True", "False") and (
-                decl.choices is None or any(c is (value.text == "True") for c in decl.choices))
-        if value.kind == INT and not value.text.lstrip("-").isdigit():
-            return False
-        x = int(value.text) if value.kind == INT else value.text[1:-1]
-        if value.kind == STR and repr(x) != value.text:
-            return False
-        if value.kind == INT and ((decl.min is not None and x < decl.min) or (decl.max is not None and x > decl.max)):
+        try:
+            x = ast.literal_eval(value.text)
+        except (ValueError, SyntaxError):
+            return False  # a local, not a literal
+        if type(x) is int and ((decl.min is not None and x < decl.min) or (decl.max is not None and x > decl.max)):
             return False
         return decl.choices is None or any(type(c) is type(x) and c == x for c in decl.choices)
 
@@ -393,8 +403,8 @@ class BlockWriter:
             self.emit(f"if {' or '.join(tests)}:")
             self.emit("    raise Deopt()")
 
-    def arith(self, op: str, current: str, v: str, kind) -> str | None:
-        """`v = current op v` by the language's rules; the result's type if known."""
+    def arith(self, op: str, current: str, v: str, kind):
+        """`v = current op v` by the language's rules (`kind`: v's type, if known)."""
         cur = self.temp()
         self.emit(f"{cur} = {current}")
         test = f"type({cur}) is int" + ("" if kind == INT else f" and type({v}) is int")
@@ -404,7 +414,6 @@ class BlockWriter:
         self.emit("        raise Deopt()")
         self.emit("else:")
         self.emit(f"    {v} = _calc(ctx, {op!r}, {cur}, {v})")
-        return None
 
     def check(self, decl, v: str, kind, used: int):
         """A variable's declared bounds and choices, and the nesting limit, on the value `v`."""
