@@ -334,3 +334,27 @@ def test_an_error_deep_in_nested_blocks_is_handed_back_once(tmp_path):
     # Only the innermost block runs again on the reference; the fifty blocks around it
     # pass its error on (running each again would double the work at every level).
     assert games[1].rules.module.deopts == 1
+
+
+def test_an_item_is_found_by_equality_when_it_is_another_object():
+    # Generated moves look items up by identity first (one object per item in a game);
+    # an equal item that is another object (a state copied through pickle, say) is
+    # still found, as store.remove_item finds it.
+    from types import MappingProxyType
+
+    from meeple.dsl.values import Item
+    from meeple.interpreter.codegen.effects_runtime import take_out, without
+    from meeple.interpreter.state import State
+
+    def item(name):
+        return Item(name, "card", MappingProxyType({}))
+    a, b, c = item("a"), item("b"), item("c")
+    state = State()
+    state.zones = {"deck": (b, item("a")), "hand": ((c,), ()), "table": ()}
+    take_out(state, (a,))
+    assert state.zones["deck"] == (b,)
+    take_out(state, (c, b))
+    assert state.zones == {"deck": (), "hand": ((), ()), "table": ()}
+    assert without((b, item("a"), c), (a, c)) == (b,)
+    with pytest.raises(Deopt):
+        take_out(state, (a,))  # in no zone: the reference's R705

@@ -242,8 +242,10 @@ def restore(target: dict, saved: dict):
 
 def names(face_declared: bool) -> dict:
     """The helpers bound into a generated module's namespace."""
-    return {"_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
-            "_faces": faces_checked if face_declared else faces,
-            "_flip": flip_checked if face_declared else flip, "_players": players_of, "_deal": deal, "_undo_props": undo_props,
-            "_take_out": take_out, "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
-            "_read_in": read_in, "_replace_in": replace_in, "_CHOOSABLE": frozenset({str, bool, int})}
+    return {
+        "_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
+        "_faces": faces_checked if face_declared else faces, "_flip": flip_checked if face_declared else flip,
+        "_players": players_of, "_deal": deal, "_undo_props": undo_props, "_take_out": take_out,
+        "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
+        "_read_in": read_in, "_replace_in": replace_in, "_CHOOSABLE": frozenset({str, bool, int}),
+    }

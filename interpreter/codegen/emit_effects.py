@@ -224,6 +224,13 @@ class BlockWriter:
             if line not in _SHARED_LINES:
                 self.emit(line)
 
+    def value(self, node, scope) -> Code:
+        """One expression a statement needs, after the lines reading what it reads."""
+        unit = self.unit(scope)
+        code = ExprEmitter(unit).emit(node)
+        self.prologue(unit)
+        return code
+
     def held(self, code: Code) -> str:
         """A value used more than once: the text of a local or literal, else a new local."""
         if code.atom:
@@ -269,9 +276,7 @@ class BlockWriter:
 
     def s_let(self, effect, scope):
         for name, node in effect.args["bindings"].items():
-            unit = self.unit(scope)
-            code = ExprEmitter(unit).emit(node)
-            self.prologue(unit)
+            code = self.value(node, scope)
             local = f"k_{name}"
             self.emit(f"{local} = {code.text}")
             if code.kind not in _FLAT_KINDS:
@@ -281,9 +286,7 @@ class BlockWriter:
             self.bind(name, code.kind)
 
     def s_if(self, effect, scope):
-        unit = self.unit(scope)
-        cond = ExprEmitter(unit).emit(effect.args["cond"])
-        self.prologue(unit)
+        cond = self.value(effect.args["cond"], scope)
         self.emit(f"if {cond.text}:" if cond.kind == BOOL else f"if ({cond.text}) is True:")
         self.nested(effect.args["then"], scope)
         if effect.args["else"]:
@@ -292,9 +295,7 @@ class BlockWriter:
 
     def s_for(self, effect, scope):
         var = effect.args["var"]
-        unit = self.unit(scope)
-        domain = ExprEmitter(unit).emit(effect.args["in"])
-        self.prologue(unit)
+        domain = self.value(effect.args["in"], scope)
         had, old = self.temp("_h"), self.temp("_o")
         outer = var in self.env
         self.emit(f"{had} = {var!r} in B")
@@ -589,9 +590,7 @@ class BlockWriter:
 
     def s_pass_zones(self, effect, scope):
         name = effect.args["zone"]
-        unit = self.unit(scope)
-        direction = ExprEmitter(unit).emit(effect.args["direction"])
-        self.prologue(unit)
+        direction = self.value(effect.args["direction"], scope)
         d = self.held(direction)
         if direction.kind != INT:
             self.emit(f"if type({d}) is not int:")
@@ -603,9 +602,7 @@ class BlockWriter:
         self.emit(f"Z[{name!r}] = tuple({old}[(_p - {d}) % len({old})] for _p in range(len({old})))")
 
     def s_flip(self, effect, scope):
-        unit = self.unit(scope)
-        items = ExprEmitter(unit).emit(effect.args["items"])
-        self.prologue(unit)
+        items = self.value(effect.args["items"], scope)
         self.emit(f"_flip(ctx, {items.text}, {effect.args['face']!r}, _u)")
         self.uses.add("props")
 
@@ -625,8 +622,6 @@ class BlockWriter:
         self.uses.add("over")
 
     def s_log(self, effect, scope):
-        unit = self.unit(scope)
-        message = ExprEmitter(unit).emit(effect.args["message"])
-        self.prologue(unit)
+        message = self.value(effect.args["message"], scope)
         self.emit(f"S.log = S.log + (str({message.text}), )")
         self.uses.add("log")
