@@ -73,6 +73,7 @@ class Unit:
         self.params = dict(params or {})  # language name -> Python parameter of the function
         self.constant = False  # writing a game constant: its parts are not memoized apart
         self.kinds: dict = {}  # Python local -> its value's type, where the syntax guarantees it
+        self.recording: frozenset = frozenset()  # variables whose keyed reads go to `R` (incremental.py)
         self.temps = 0
 
     def state_read(self, part: str, name: str) -> str:
@@ -302,6 +303,9 @@ class ExprEmitter:
     # -- access -------------------------------------------------------------------------------
     def _Index(self, node, env, plain):
         obj, idx = self.emit(node.obj, env, plain), self.emit(node.index, env, plain)
+        if self.u.recording and isinstance(node.obj, A.Name) and node.obj.name in self.u.recording \
+                and node.obj.name not in env and node.obj.name not in self.u.params:
+            return Code(f"_rd(R, {node.obj.name!r}, {obj.text}, {idx.text})")
         if idx.kind in (INT, STR):
             return Code(f"{obj.text}[{idx.text}]")
         if plain:
@@ -399,6 +403,9 @@ class ExprEmitter:
         return Code(f"_listed({{{key}: {v.text} {clauses}}})")
 
     def _any_all(self, node, env, plain) -> Code:
+        kept = self.m.incremental(node, env, self.u)
+        if kept is not None:
+            return kept
         gen = node.args[0]
         saved = dict(self.u.kinds)
         clauses, inner = self._clauses(gen.clauses, env, plain)

@@ -31,6 +31,8 @@ from meeple.dsl.functions import FUNCTIONS
 
 from . import runtime
 from .emit_expr import Code, ExprEmitter, Unit, literal
+from .incremental import quantifier
+from .incremental_runtime import incremental_for, record
 
 _NONE = object()  # "no constant value"
 
@@ -55,6 +57,9 @@ class GeneratedModule:
         self.ns["_refdef"] = self._reference_define
         self.ns["_refnode"] = self._reference  # a game constant's node, evaluated at its own scope
         self.ns["_refact"] = self._reference_action
+        self.incremental_sites: dict = {}  # Q<i> -> (any | all, variables read, variables read whole)
+        self.ns["_inc"] = incremental_for(self.incremental_sites)
+        self.ns["_rd"] = record
         self._refs: list = []  # (node, scope) of each E function, compiled as closures on demand
         self._ref_fns: dict = {}
         self._reference_defines = reference_defines  # name -> the closure body Rules keeps
@@ -149,6 +154,10 @@ class GeneratedModule:
 
     def is_prop_only(self, name: str) -> bool:
         return name in self._props_only
+
+    def incremental(self, node, env: dict, unit: Unit) -> Code | None:
+        """`any`/`all` over a game constant kept per element (incremental.py), or None."""
+        return quantifier(self, node, env, unit)
 
     # -- definitions --------------------------------------------------------------------------
     def define_function(self, name: str) -> str:
