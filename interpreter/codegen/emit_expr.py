@@ -32,6 +32,8 @@ _ORDER = {"<", ">", "<=", ">="}
 _INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "player_count", "distance",
                 "ceil_div", "clamp"}
 _VAR_KINDS = {"var", "player_var", "keyed_var"}
+# Library functions with a faster version in runtime.py for their usual arguments.
+_FAST_LIBRARY = {"len": "_len_", "count": "_len_", "range": "_range_", "sum": "_sum_"}
 _ZONE_KINDS = {"zone", "player_zone", "keyed_zone"}
 
 
@@ -362,7 +364,8 @@ class ExprEmitter:
                 args.append(self.emit(arg, env, plain).text)
         kind = INT if name in _INT_RESULTS else (BOOL if fn.lazy else None)
         elem = INT if name in ("range", "players") else None
-        return Code(f"{self.m.library_function(name)}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
+        ident = _FAST_LIBRARY.get(name) or self.m.library_function(name)
+        return Code(f"{ident}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
 
     # -- comprehensions --------------------------------------------------------------------------
     def _clauses(self, clauses, env, plain) -> tuple[str, dict]:
