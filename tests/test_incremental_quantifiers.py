@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 
-from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.codegen.incremental_runtime import changed_keys
+import pytest
+
+from meeple.interpreter import load_game, load_rules, loading
+from meeple.interpreter.codegen import incremental
+from meeple.interpreter.codegen.incremental_runtime import Quantifier, changed_keys
 from meeple.interpreter.differential import compare_backends
 
 # Every kind of read the incremental path must follow: keys of a map variable, a
@@ -76,6 +79,19 @@ end:
 """
 
 
+@pytest.fixture(autouse=True)
+def every_list_is_long(monkeypatch):
+    """The small test boards are kept incrementally too, as long boards are."""
+    monkeypatch.setattr(incremental, "FEW", 0)
+    loading._cache.clear()
+    yield
+    loading._cache.clear()
+
+
+def _quantifiers(game) -> list:
+    return [q for v in game.memo.values() if isinstance(v, dict) for q in v.values() if isinstance(q, Quantifier)]
+
+
 def _write(tmp_path, text, name):
     path = tmp_path / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
@@ -96,6 +112,17 @@ def test_the_shipped_end_rules_of_line_games_are_incremental():
     for name in ("tic-tac-toe", "connect-four"):
         source = load_rules(name, backend="compiled").source()
         assert source.count("_inc(ctx") == 2, name  # any line complete; the board full
+
+
+def test_only_long_lists_are_kept(monkeypatch):
+    monkeypatch.setattr(incremental, "FEW", 24)
+    loading._cache.clear()
+    kept = {}
+    for name in ("tic-tac-toe", "connect-four"):  # 8 lines and 9 cells; 69 lines and 42 cells
+        game = load_game(name, backend="compiled")
+        game.playout(game.new_state(1), rng=random.Random(1))
+        kept[name] = len(_quantifiers(game))
+    assert kept == {"tic-tac-toe": 0, "connect-four": 2}
 
 
 def test_both_back_ends_agree_on_whole_games(tmp_path):
@@ -122,6 +149,7 @@ def test_states_asked_about_in_any_order_get_the_reference_answer(tmp_path):
         pool.append((r, c))
     assert comp.rules.module.deopts == 0
     assert sum(r.over for r, _ in pool) > 10  # the end rules were met on some paths
+    assert len(_quantifiers(comp)) == 4
 
 
 def test_an_element_that_fails_out_of_the_reference_order_is_not_an_error(tmp_path):

@@ -406,12 +406,10 @@ class ExprEmitter:
         return Code(f"_listed({{{key}: {v.text} {clauses}}})")
 
     def _any_all(self, node, env, plain) -> Code:
-        kept = self.m.incremental(node, env, self.u)
-        if kept is not None:
-            return kept
         gen = node.args[0]
         saved = dict(self.u.kinds)
         clauses, inner = self._clauses(gen.clauses, env, plain)
         element = self._truth(self.emit(gen.element, inner, plain))
         self.u.kinds = saved
-        return Code(f"{node.func}({element} {clauses})", BOOL)
+        walk = Code(f"{node.func}({element} {clauses})", BOOL)
+        return self.m.incremental(node, env, self.u, walk) or walk

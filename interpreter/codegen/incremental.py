@@ -26,18 +26,23 @@ from .emit_expr import BOOL, Code, ExprEmitter, Unit
 _VAR_KINDS = {"var", "player_var", "keyed_var"}
 
 
-def quantifier(module, node, env: dict, unit: Unit) -> Code | None:
-    """The generated call for `any(...)`/`all(...)` kept incrementally, or None when
-    its test reads something other than its element, the game and variables."""
+# Below this many elements, walking them all costs less than keeping track of them.
+FEW = 24
+
+
+def quantifier(module, node, env: dict, unit: Unit, walk: Code) -> Code | None:
+    """`any(...)`/`all(...)` kept incrementally when the list is long, `walk` (the plain
+    walk) when it is short; None when its test reads something other than its element,
+    the game and variables."""
     plan = _plan(module, node, env, unit)
     if plan is None:
         return None
     x, body, keyed, whole = plan
     first = node.args[0].clauses[0]
-    elements = ExprEmitter(unit).emit(first.iter, env, plain=True)
+    elements = ExprEmitter(unit).emit(first.iter, env, plain=True).text
     i = _element_function(module, node, x, body, keyed, unit.scope)
     module.incremental_sites[i] = (node.func, tuple(sorted(keyed)), tuple(sorted(whole)))
-    return Code(f"_inc(ctx, {i}, {elements.text}, Q{i})", BOOL)
+    return Code(f"(_inc(ctx, {i}, {elements}, Q{i}) if len({elements}) >= {FEW} else {walk.text})", BOOL)
 
 
 def _plan(module, node, env: dict, unit: Unit):
