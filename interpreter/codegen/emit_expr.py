@@ -307,7 +307,7 @@ class ExprEmitter:
         obj, idx = self.emit(node.obj, env, plain), self.emit(node.index, env, plain)
         if self.u.recording and isinstance(node.obj, A.Name) and node.obj.name in self.u.recording \
                 and node.obj.name not in env and node.obj.name not in self.u.params:
-            return Code(f"_rd(R, {node.obj.name!r}, {obj.text}, {idx.text})")
+            return self._recorded(node.obj.name, obj, idx, plain)
         if idx.kind in (INT, STR):
             return Code(f"{obj.text}[{idx.text}]")
         if plain:
@@ -316,6 +316,21 @@ class ExprEmitter:
         i1, i = self._hold(idx, plain)
         first = f"({o1} is {o}) and " if o1 != o else ""
         return Code(f"({o}[{i}] if {first}(type({i1}) is str or type({i}) is int) else _index({o}, {i}))")
+
+    def _recorded(self, name: str, obj: Code, idx: Code, plain: bool) -> Code:
+        """`var[key]` that also notes the key in `R` (incremental.py): inline for the keys
+        a keyed variable (a map) or a per-player one (a list) is read by, else `_rd`."""
+        slow = f"_rd(R, {name!r}, {obj.text}, {idx.text})"
+        kind = self.u.scope.lookup(name).kind
+        if plain or kind not in ("keyed_var", "player_var"):
+            return Code(slow)
+        i1, i = self._hold(idx, plain)
+        if kind == "keyed_var":
+            guard = f"(type({i1}) is str or type({i}) is int)"
+        else:
+            guard = f"(type({i1}) is int and {i} >= 0)"
+        return Code(f"((R.append(({name!r}, {i})) or {obj.text}[{i}]) if {guard} "
+                    f"else _rd(R, {name!r}, {obj.text}, {i}))")
 
     def _Member(self, node, env, plain):
         obj = self.emit(node.obj, env, plain)
