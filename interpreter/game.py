@@ -518,7 +518,7 @@ class Game:
                 elif code == EXEC:
                     point.fn(ctx)
                     self._check_end(ctx)
-                    ctx.bindings = dict(state.locals)  # drop names an effect's `let` bound
+                    ctx.bindings = state.locals.copy()  # drop names an effect's `let` bound
                     state.pc = point.next
                 elif code == PHASE:
                     state.phase = point.name
@@ -556,7 +556,7 @@ class Game:
                             state.locals[entry[0]] = entry[1]
                         else:
                             state.locals.pop(entry[0], None)
-                    ctx.bindings = dict(state.locals)
+                    ctx.bindings = state.locals.copy()
                     state.pc = point.next
                 elif code == NOP:
                     state.pc = point.next
@@ -576,7 +576,8 @@ class Game:
             if state.pending:
                 # Those with nothing they can do are not waited for.
                 moves = self._list_moves(state, ctx)
-                able = tuple(p for p in state.pending if any(m.player == p for m in moves))
+                movers = {m.player for m in moves}
+                able = tuple(p for p in state.pending if p in movers)
                 if able != state.pending:
                     if self.on_skip is not None:
                         self.on_skip(state, point)
@@ -597,7 +598,7 @@ class Game:
             self.on_skip(state, point)
         if point.kind == "respond":
             self._after_move(state, point, Move(self._decider(state, point), PASS))
-            ctx.bindings = dict(state.locals)
+            ctx.bindings = state.locals.copy()
         else:
             state.pc = point.next
         return False
