@@ -279,21 +279,28 @@ class Game:
         """Give each move whose items its mover cannot all see whole its canonical
         text, in which those items are handles."""
         namers: dict = {}
-        whole: dict = {}  # (player, item) -> whether that player sees it whole
+        whole: dict = {}  # (player, item id) -> whether that player sees the item whole
         out = []
         for m in moves:
-            if m.player == CHANCE:  # the draw itself is nobody's move: it names what was drawn
+            player = m.player
+            if player == CHANCE or not m.args:  # the draw itself is nobody's move: it names what was drawn
                 out.append(m)
                 continue
-            for i in (i for _, v in m.args for i in _items_in(v)):
-                seen = whole.get((m.player, i))
-                if seen is None:
-                    namer = namers.get(m.player) or namers.setdefault(m.player, Namer(self, state, m.player))
-                    seen = whole[(m.player, i)] = namer.sight(i) == WHOLE
-                if not seen:
-                    m = Move(m.player, m.action, m.args, move_text(m, namers[m.player].name))
+            hidden = False
+            for _, value in m.args:
+                for item in _items_of(value):
+                    seen = whole.get((player, item.id))
+                    if seen is None:
+                        namer = namers.get(player)
+                        if namer is None:
+                            namer = namers[player] = Namer(self, state, player)
+                        seen = whole[(player, item.id)] = namer.sight(item) == WHOLE
+                    if not seen:
+                        hidden = True
+                        break
+                if hidden:
                     break
-            out.append(m)
+            out.append(Move(player, m.action, m.args, move_text(m, namers[player].name)) if hidden else m)
         return tuple(out)
 
     def namer(self, state: State, viewer: int) -> Namer:
@@ -657,6 +664,15 @@ def _draw(outcomes, rng):
         if x < 0:
             return move
     return outcomes[-1][0]
+
+
+def _items_of(value) -> tuple:
+    """The items in a move's argument: most arguments are a number, a text or one item."""
+    if isinstance(value, Item):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(_items_in(value))
+    return ()
 
 
 def _items_in(value):
