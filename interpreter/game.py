@@ -352,7 +352,7 @@ class Game:
         handle: whoever holds the whole state (a test, a replay) is the referee."""
         if isinstance(move, str):
             move = self.parse_move(state, move, player, referee=True)
-        elif move not in self.legal_moves(state):
+        elif not _holds(self.legal_moves(state), move):
             raise IllegalMove(move_text(move), self.explain(state, move_text(move), move.player, referee=True))
         return self._play(state, move)
 
@@ -664,6 +664,14 @@ def _draw(outcomes, rng):
         if x < 0:
             return move
     return outcomes[-1][0]
+
+
+def _holds(moves: tuple, move) -> bool:
+    """`move in moves`, first by identity: a caller usually plays one of the listed moves."""
+    for m in moves:
+        if m is move:
+            return True
+    return move in moves
 
 
 def _items_of(value) -> tuple:
