@@ -65,7 +65,7 @@ class Quantifier:
         self.results: list = []
         self.true = 0  # how many results are true
         self.last: dict = {}  # variable -> the container the results were made from
-        self.known: list = []  # per element: every (variable, key) its test has read
+        self.known: list = []  # per element: [the keys its last test read, every key it has read]
         self.deps: dict = {}  # variable -> key -> elements whose test has read it
         # The results of the last full evaluation, most often a game's first position:
         # playouts that each start there again are a small change from it, not from the
@@ -113,7 +113,7 @@ class Quantifier:
     def _full(self, ctx, elements, test, vars_) -> None:
         walked = seq(ctx, elements)
         if len(self.known) != len(walked):
-            self.known, self.deps = [set() for _ in walked], {}
+            self.known, self.deps = [[None, set()] for _ in walked], {}
         self.elements, self.anchor = None, None
         self.results, self.true = [False] * len(walked), 0
         try:
@@ -132,11 +132,13 @@ class Quantifier:
         reads: list = []
         result = test(ctx, x, reads)
         known = self.known[i]
-        for read in reads:
-            if read not in known:  # the index only grows: a key read once stays watched
-                known.add(read)
-                name, key = read
-                self.deps.setdefault(name, {}).setdefault(key, set()).add(i)
+        if reads != known[0]:  # mostly the keys of its last test: then nothing is new
+            known[0] = reads
+            for read in reads:
+                if read not in known[1]:  # the index only grows: a key read once stays watched
+                    known[1].add(read)
+                    name, key = read
+                    self.deps.setdefault(name, {}).setdefault(key, set()).add(i)
         if result is not self.results[i]:
             self.true += 1 if result is True else -1
             self.results[i] = result
