@@ -116,10 +116,28 @@ def write_var(ctx, decl, keys: tuple, value, span):
     def where():
         return decl.name + "".join(f"[{k!r}]" for k in keys)
     value = check_bounds(decl, value, where, span, ctx, len(keys))
+    old = state.vars[decl.name]
     try:
-        state.vars[decl.name] = replace_in(state.vars[decl.name], keys, value)
+        new = state.vars[decl.name] = replace_in(old, keys, value)
     except (KeyError, IndexError, TypeError):
         raise RuleError("R704", f"cannot write {where()}: no such element", span, decl.rule) from None
+    if keys:
+        note_write(new, old, keys[0])
+
+
+# The latest writes, by the container each made: id(new) -> (new, old, the key written
+# at the top level).  A cache that kept results for `old` learns from it which entry of
+# `new` differs without comparing them all (codegen/incremental_runtime.py).  Entries
+# hold both containers, so an id stays their own; past the limit it starts again, and a
+# container it has forgotten is simply compared entry by entry.
+WRITES: dict = {}
+WRITES_LIMIT = 4096
+
+
+def note_write(new, old, key) -> None:
+    if len(WRITES) >= WRITES_LIMIT:
+        WRITES.clear()
+    WRITES[id(new)] = (new, old, key)
 
 
 def write_prop(ctx, item: Item, name: str, value, span):

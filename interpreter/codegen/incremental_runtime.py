@@ -11,6 +11,7 @@ last one seen, whatever path led from it to this one.
 from __future__ import annotations
 
 from ..context import COST_LIMIT
+from ..store import WRITES
 from .runtime import Deopt, index, seq
 
 ALL = object()  # "the whole variable": a read whose key cannot be told
@@ -168,6 +169,9 @@ class Quantifier:
         return dirty
 
     def _changed(self, new, old):
+        written = _written_since(new, old)
+        if written is not None:
+            return written
         diffs = self.diffs
         if diffs[0] is not new:
             diffs[0], diffs[1] = new, {}
@@ -175,6 +179,23 @@ class Quantifier:
         if hit is None:
             hit = diffs[1][id(old)] = (old, changed_keys(new, old))  # old kept: its id stays its own
         return hit[1]
+
+
+def _written_since(new, old, steps: int = 8):
+    """The keys written to turn `old` into `new`, if the last writes (store.WRITES) lead
+    from one to the other in a few steps; else None."""
+    keys = []
+    for _ in range(steps):
+        entry = WRITES.get(id(new))
+        if entry is None:
+            return None
+        new, key = entry[1], entry[2]
+        if type(key) is int and key < 0 and type(new) is tuple:
+            key += len(new)
+        keys.append(key)
+        if new is old:
+            return keys
+    return None
 
 
 def incremental_for(sites: dict):
