@@ -18,7 +18,9 @@ class Item:
     fields: MappingProxyType = field(repr=False)
 
     def __eq__(self, other):
-        return isinstance(other, Item) and other.id == self.id
+        # Each id has one Item per game, so `is` settles most comparisons; membership
+        # tests and list searches call this for every element.
+        return other is self or (type(other) is Item and other.id == self.id)
 
     def __hash__(self):
         return hash(self.id)

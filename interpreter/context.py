@@ -27,13 +27,12 @@ class Ctx:
         self.state = state
         self.player_count = game.player_count
         self.options = game.options
-        self.bindings = dict(state.locals)
+        self.bindings = state.locals.copy()
         if bindings:
             self.bindings.update(bindings)
-        self.cost = 0
-        self.trigger_depth = 0
-        self.event_depth = 0  # events emitted from inside event triggers, nested
-        self.call_depth = 0  # definitions calling definitions, nested (functions.enter_call)
+        # The evaluation's cost so far; triggers firing, events emitted from inside event
+        # triggers and definitions calling definitions (functions.enter_call), each nested.
+        self.cost = self.trigger_depth = self.event_depth = self.call_depth = 0
 
     def charge(self, n: int = 1) -> None:
         self.cost += n

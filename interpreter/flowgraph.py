@@ -16,16 +16,40 @@ import networkx as nx
 from meeple.dsl.types import INT
 
 
+# `Point.code`: the op as a small int for the walk's dispatch (game.Game._advance), with
+# the loop bookkeeping `for`, `turns` and `times` compile to told apart from other
+# assignments and branches, so the walk runs it inline instead of calling a function.
+# The op itself (what `meeple graph --flow` exports) is unchanged.
+DECIDE, EXEC, ASSIGN, BRANCH, PHASE, CHECKPOINT, SIM_START, RESPOND_START, CHANCE, RESTORE, NOP, END = range(12)
+LOOP_TEST = 12  # branch: bindings[var] < len(bindings[seq])
+LOOP_BIND = 13  # assign: var = bindings[seq][bindings[index]]
+LOOP_STEP = 14  # assign: var = bindings[var] + 1
+LOOP_ZERO = 15  # assign: var = 0
+COUNT_TEST = 16  # branch: bindings[index] > 0
+COUNT_DOWN = 17  # assign: var = bindings[var] - 1
+CODES = {"decide": DECIDE, "exec": EXEC, "assign": ASSIGN, "branch": BRANCH, "phase": PHASE,
+         "checkpoint": CHECKPOINT, "sim_start": SIM_START, "respond_start": RESPOND_START, "chance": CHANCE,
+         "restore": RESTORE, "nop": NOP, "end": END}
+
+
 class Point:
-    """One control point.  `next` is the usual successor; `alt` the else-branch."""
+    """One control point.  `next` is the usual successor; `alt` the else-branch.
+
+    `code` is the op for dispatch (see above); `seq` and `index` name the locals a
+    loop's bookkeeping reads.  At a choose, `player_var` names the local holding the
+    deciding player and `player_const` is that player when it is fixed, so finding
+    who decides needs no context (`player_fn` computes the same)."""
 
     __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
-                 "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase")
+                 "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase",
+                 "code", "seq", "index", "player_var", "player_const")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
+        self.code = CODES[op]
         self.next = self.alt = self.fn = self.player_fn = None
         self.name = self.kind = self.label = self.var = self.turn_var = None
+        self.seq = self.index = self.player_var = self.player_const = None
         self.actions, self.cont, self.then_points = (), {}, {}
         self.allow_pass = False
         self.span = self.rule = None
@@ -91,8 +115,9 @@ class FlowBuilder:
             counter = f"__loop{len(self.points)}"
             times = self.rules.expr(a["times"], scope)
             test = self.add("branch", fn=lambda ctx: ctx.bindings[counter] > 0, alt=k, span=node.span,
-                            phase=phase)
-            dec = self.add("assign", var=counter, fn=lambda ctx: ctx.bindings[counter] - 1, phase=phase)
+                            phase=phase, code=COUNT_TEST, index=counter)
+            dec = self.add("assign", var=counter, fn=lambda ctx: ctx.bindings[counter] - 1, phase=phase,
+                           code=COUNT_DOWN)
             dec.next = self.seq(node.body, scope, test.id, turn_var, phase)
             test.next = dec.id
             return self.add("assign", var=counter, fn=times, next=test.id, span=node.span, phase=phase).id
@@ -112,13 +137,13 @@ class FlowBuilder:
         domain = self.rules.expr(domain_expr, scope)
         inner = scope.bind({var: INT if node.kind == "turns" else None})
         test = self.add("branch", fn=lambda ctx: ctx.bindings[idx] < len(ctx.bindings[lst]), alt=k,
-                        span=node.span, phase=phase)
-        step = self.add("assign", var=idx, fn=lambda ctx: ctx.bindings[idx] + 1, phase=phase)
+                        span=node.span, phase=phase, code=LOOP_TEST, index=idx, seq=lst)
+        step = self.add("assign", var=idx, fn=lambda ctx: ctx.bindings[idx] + 1, phase=phase, code=LOOP_STEP)
         bind = self.add("assign", var=var, fn=lambda ctx: ctx.bindings[lst][ctx.bindings[idx]],
-                        next=step.id, phase=phase, name=node.kind)
+                        next=step.id, phase=phase, name=node.kind, code=LOOP_BIND, index=idx, seq=lst)
         step.next = self.seq(node.body, inner, test.id, var if node.kind == "turns" else turn_var, phase)
         test.next = bind.id
-        zero = self.add("assign", var=idx, fn=lambda ctx: 0, next=test.id, phase=phase)
+        zero = self.add("assign", var=idx, fn=lambda ctx: 0, next=test.id, phase=phase, code=LOOP_ZERO)
         return self.add("assign", var=lst, fn=lambda ctx: tuple(domain(ctx)), next=zero.id,
                         span=node.span, rule=node.rule, phase=phase).id
 
@@ -139,8 +164,10 @@ class FlowBuilder:
                 point.player_fn = self.rules.expr(node.args["player"], scope)
             elif turn_var:
                 point.player_fn = lambda ctx, v=turn_var: ctx.bindings[v]
+                point.player_var = turn_var
             else:
                 point.player_fn = lambda ctx: 0
+                point.player_const = 0
         else:
             players = node.args.get("players")
             point.player_fn = self.rules.expr(players, scope) if players is not None else \

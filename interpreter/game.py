@@ -11,6 +11,8 @@ reason and the rulebook citation.
 """
 from __future__ import annotations
 
+import random
+
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import arith, want_list
@@ -18,6 +20,9 @@ from meeple.dsl.values import Item
 
 from . import rng
 from .context import Ctx, RuleError
+from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END,
+                        EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE,
+                        SIM_START)
 from .knowledge import WHOLE, Namer
 from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
@@ -61,6 +66,10 @@ class Game:
         self.hides_information = rules.hides_information
         self.items = rules.items
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
+        # Per decision point: (action, whether its moves must reach their `then` steps) for
+        # each action offered there, so listing moves looks nothing up by name.
+        self._offers = {p.id: tuple((rules.actions[n], rules.actions[n].then_required and p.kind == "choose")
+                                    for n in p.actions) for p in rules.points if p.code == DECIDE}
 
     # ctx.game protocol -------------------------------------------------------------
     def items_of(self, kind: str) -> tuple:
@@ -169,10 +178,8 @@ class Game:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
-        if point.op == "chance":
-            return (CHANCE,)
-        if point.op != "decide":
-            return ()
+        if point.code != DECIDE:
+            return (CHANCE,) if point.code == CHANCE_STEP else ()
         if point.kind == "simultaneous":
             return state.pending
         return (self._decider(state, point),)
@@ -187,14 +194,18 @@ class Game:
         return tuple(value)
 
     def _decider(self, state, point) -> int:
-        ctx = Ctx(self, state)
         if point.kind == "respond":
             order, who, _ = state.locals[point.var]
             return order[who]
-        try:
-            p = point.player_fn(ctx)
-        except EvalError as exc:
-            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        p = point.player_const
+        if p is None:
+            if point.player_var is not None:  # the loop's or the acting player: no context needed
+                p = state.locals[point.player_var]
+            else:
+                try:
+                    p = point.player_fn(Ctx(self, state))
+                except EvalError as exc:
+                    raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         if not isinstance(p, int) or not 0 <= p < self.player_count:
             raise RuleError("R707", f"the deciding player must be 0..{self.player_count - 1}, got {p!r}",
                             point.span, point.rule)
@@ -207,7 +218,7 @@ class Game:
         if state.over:
             return None
         point = self.rules.points[state.pc]
-        return "chance" if point.op == "chance" else point.kind
+        return "chance" if point.code == CHANCE_STEP else point.kind
 
     def is_terminal(self, state: State) -> bool:
         return state.over
@@ -241,17 +252,16 @@ class Game:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
-        if point.op == "chance":
-            return tuple(m for m, _ in self.chance_outcomes(state))
-        if point.op != "decide":
-            return ()
+        if point.code != DECIDE:
+            return tuple(m for m, _ in self.chance_outcomes(state)) if point.code == CHANCE_STEP else ()
+        players = state.pending if point.kind == "simultaneous" else (self._decider(state, point),)
+        offers = self._offers[point.id]
         out: list = []
-        for player in self.current_players(state):
+        for player in players:
             ctx = Ctx(self, state)
-            for name in point.actions:
-                action = self.rules.actions[name]
+            for action, filtered in offers:
                 try:
-                    if action.then_required and point.kind == "choose":
+                    if filtered:
                         found: list = []
                         action.enumerate(ctx, player, found)
                         out.extend(m for m in found if self.reaches_then(state, m))
@@ -269,21 +279,28 @@ class Game:
         """Give each move whose items its mover cannot all see whole its canonical
         text, in which those items are handles."""
         namers: dict = {}
-        whole: dict = {}  # (player, item) -> whether that player sees it whole
+        whole: dict = {}  # (player, item id) -> whether that player sees the item whole
         out = []
         for m in moves:
-            if m.player == CHANCE:  # the draw itself is nobody's move: it names what was drawn
+            player = m.player
+            if player == CHANCE or not m.args:  # the draw itself is nobody's move: it names what was drawn
                 out.append(m)
                 continue
-            for i in (i for _, v in m.args for i in _items_in(v)):
-                seen = whole.get((m.player, i))
-                if seen is None:
-                    namer = namers.get(m.player) or namers.setdefault(m.player, Namer(self, state, m.player))
-                    seen = whole[(m.player, i)] = namer.sight(i) == WHOLE
-                if not seen:
-                    m = Move(m.player, m.action, m.args, move_text(m, namers[m.player].name))
+            hidden = False
+            for _, value in m.args:
+                for item in _items_of(value):
+                    seen = whole.get((player, item.id))
+                    if seen is None:
+                        namer = namers.get(player)
+                        if namer is None:
+                            namer = namers[player] = Namer(self, state, player)
+                        seen = whole[(player, item.id)] = namer.sight(item) == WHOLE
+                    if not seen:
+                        hidden = True
+                        break
+                if hidden:
                     break
-            out.append(m)
+            out.append(Move(player, m.action, m.args, move_text(m, namers[player].name)) if hidden else m)
         return tuple(out)
 
     def namer(self, state: State, viewer: int) -> Namer:
@@ -302,7 +319,7 @@ class Game:
         """At an explicit chance point: each distinct outcome with its probability."""
         from fractions import Fraction
         point = self.rules.points[state.pc]
-        if state.over or point.op != "chance":
+        if state.over or point.code != CHANCE_STEP:
             return []
         ctx = Ctx(self, state)
         try:
@@ -335,7 +352,7 @@ class Game:
         handle: whoever holds the whole state (a test, a replay) is the referee."""
         if isinstance(move, str):
             move = self.parse_move(state, move, player, referee=True)
-        elif move not in self.legal_moves(state):
+        elif not _holds(self.legal_moves(state), move):
             raise IllegalMove(move_text(move), self.explain(state, move_text(move), move.player, referee=True))
         return self._play(state, move)
 
@@ -348,7 +365,7 @@ class Game:
         """Play `move` on `new` itself: only a copy made for it (`_play`) or a playout's
         own state may be changed in place."""
         point = self.rules.points[new.pc]
-        if point.op == "chance":
+        if point.code == CHANCE_STEP:
             new.locals[point.var] = move.args[0][1]
             new.pc = point.next
             self._advance(new)
@@ -356,8 +373,10 @@ class Game:
         ctx = Ctx(self, new)
         if move.action != PASS:
             action = self.rules.actions[move.action]
-            ctx.bindings["player"] = move.player
-            ctx.bindings.update(move.args)
+            bindings = ctx.bindings
+            bindings["player"] = move.player
+            if move.args:
+                bindings.update(move.args)
             try:
                 for place_fn, amount_fn, span in action.costs:
                     place = place_fn(ctx)
@@ -373,9 +392,12 @@ class Game:
                 new.locals["player"] = move.player
                 new.locals.update(move.args)
         new.move_count += 1
-        self._after_move(new, point, move)
+        if point.kind == "choose":  # _after_move's first case, inline
+            new.pc = point.cont[move.action] if move.action != PASS else point.next
+        else:
+            self._after_move(new, point, move)
         self._check_end(ctx)
-        self._advance(new)
+        self._advance(new, ctx)
 
     # -- playouts ----------------------------------------------------------------------------
     def playout(self, state: State, policy=None, rng=None, max_moves: int | None = None) -> State:
@@ -386,29 +408,28 @@ class Game:
         generator.  At an explicit chance point the outcome is drawn with its probability.
         Only one state is kept and it is changed in place, and no move texts are built:
         this is the loop search bots and simulations run thousands of times."""
-        import random
         rng = rng if rng is not None else random.Random()
+        # `randrange(n)` is `_randbelow(n)` for n > 0; a generator of another type is asked as given.
+        below = rng._randbelow if type(rng) is random.Random else rng.randrange
         state = state.copy()
+        points = self.rules.points
         played = 0
         while not state.over and (max_moves is None or played < max_moves):
-            if self.current_players(state) == (CHANCE,):
+            # The walk that reached this decision listed its moves already (state._moves).
+            if points[state.pc].code == CHANCE_STEP:  # current_players(state) == (CHANCE,)
                 move = _draw(self.chance_outcomes(state), rng)
             else:
-                moves = self._unnamed_moves(state)
+                moves = state._moves
+                if moves is None:
+                    moves = state._moves = self._all_moves(state)
                 if not moves:
                     break
-                move = moves[rng.randrange(len(moves))] if policy is None else policy(self, state, moves, rng)
+                move = moves[below(len(moves))] if policy is None else policy(self, state, moves, rng)
             state._moves = state._shown = state._where = None
             self._play_in_place(state, move)
             played += 1
         state._moves = state._shown = None
         return state
-
-    def _unnamed_moves(self, state: State) -> tuple:
-        """The legal moves without their per-player texts (a playout shows them to no one)."""
-        if state._moves is None:
-            state._moves = self._all_moves(state)
-        return state._moves
 
     def _after_move(self, state, point, move):
         if point.kind == "choose":
@@ -432,15 +453,16 @@ class Game:
             from .invariant_deps import ReadsCache, state_reads
             cache = self._end_cache = ReadsCache([state_reads(rule.when, self.rules.ruleset)
                                                   for _, rule in self.rules.end_rules])
-        for i, (fn, rule) in enumerate(self.rules.end_rules):
-            inputs = cache.inputs(i, state)
-            hit = cache.known(i, inputs)
+        i = -1
+        for fn, rule in self.rules.end_rules:
+            i += 1
+            hit = cache.lookup(i, state)
             if hit is None:  # something it reads changed since it was last evaluated
                 try:
                     hit = fn(ctx) is True
                 except EvalError as exc:
                     raise RuleError(exc.code, exc.message, exc.span or rule.span, rule.rule) from None
-                cache.remember(i, inputs, hit)
+                cache.store(i, hit)
             if hit:
                 if rule.after == "now":
                     state.over = True
@@ -450,70 +472,73 @@ class Game:
                     state.ending = rule.after
                     state.end_reason = rule.reason or f"an end condition was met; the {rule.after} is finished"
 
-    def _advance(self, state: State):
-        """Run automatic control points until a decision, or the end."""
+    def _advance(self, state: State, ctx: Ctx | None = None):
+        """Run automatic control points until a decision, or the end.
+
+        One context serves the whole walk, its bindings mirroring the flow's locals;
+        `ctx` may hand over the context of an evaluation that is over (the move's), which
+        is then reset to what a fresh one would be.  Points are dispatched on their
+        small-int `code`, most frequent first; the bookkeeping of `for`, `turns` and
+        `times` loops is done here inline, as the functions of those points would."""
         points = self.rules.points
-        ctx = Ctx(self, state)  # one context for the whole walk; locals are mirrored into it
+        if ctx is None:
+            ctx = Ctx(self, state)
+        else:
+            ctx.bindings = state.locals.copy()
+            ctx.cost = ctx.trigger_depth = ctx.event_depth = ctx.call_depth = 0
         for _ in range(STEP_LIMIT):
             if state.over:
                 return
             point = points[state.pc]
-            op = point.op
-            if op == "decide":
-                if point.kind == "simultaneous":
-                    if state.pending:
-                        # Those with nothing they can do are not waited for.
-                        moves = self._list_moves(state, ctx)
-                        able = tuple(p for p in state.pending if any(m.player == p for m in moves))
-                        if able != state.pending:
-                            if self.on_skip is not None:
-                                self.on_skip(state, point)
-                            state.pending = able
-                            state._moves = state._shown = None
-                        if able:
-                            return
-                    state.pc = point.next
-                    continue
-                moves = self._list_moves(state, ctx)
-                # A responder whose only move is `pass` is still asked: skipping them
-                # would tell everyone that they hold nothing playable.
-                if moves:
+            code = point.code
+            if code == DECIDE:
+                if self._stop_at(state, point, ctx):
                     return
-                # Nobody can act here: a choose is skipped, a responder passes.
-                state._moves = state._shown = None
-                if self.on_skip is not None:
-                    self.on_skip(state, point)
-                if point.kind == "respond":
-                    self._after_move(state, point, Move(self._decider(state, point), PASS))
-                    ctx.bindings = dict(state.locals)
-                else:
-                    state.pc = point.next
                 continue
             try:
-                if op == "exec":
-                    point.fn(ctx)
-                    self._check_end(ctx)
-                    ctx.bindings = dict(state.locals)  # drop names an effect's `let` bound
+                if code >= LOOP_TEST:
+                    b = ctx.bindings
+                    if code == LOOP_TEST:
+                        state.pc = point.next if (b[point.index] < len(b[point.seq])) is True else point.alt
+                        continue
+                    if code == COUNT_TEST:
+                        state.pc = point.next if (b[point.index] > 0) is True else point.alt
+                        continue
+                    if code == LOOP_BIND:
+                        value = b[point.seq][b[point.index]]
+                    elif code == LOOP_STEP:
+                        value = b[point.var] + 1
+                    elif code == COUNT_DOWN:
+                        value = b[point.var] - 1
+                    else:  # LOOP_ZERO
+                        value = 0
+                    state.locals[point.var] = value
+                    b[point.var] = value
                     state.pc = point.next
-                elif op == "assign":
+                elif code == ASSIGN:
                     value = point.fn(ctx)
                     state.locals[point.var] = value
                     ctx.bindings[point.var] = value
                     state.pc = point.next
-                elif op == "branch":
+                elif code == BRANCH:
                     state.pc = point.next if point.fn(ctx) is True else point.alt
-                elif op == "phase":
+                elif code == EXEC:
+                    point.fn(ctx)
+                    self._check_end(ctx)
+                    ctx.bindings = state.locals.copy()  # drop names an effect's `let` bound
+                    state.pc = point.next
+                elif code == PHASE:
                     state.phase = point.name
                     state.pc = point.next
-                elif op == "checkpoint":
+                elif code == CHECKPOINT:
                     if state.ending == point.label:
                         state.over = True
                         return
                     state.pc = point.next
-                elif op == "sim_start":
+                elif code == SIM_START:
                     state.pending = self._players_of(point.fn(ctx), point)
                     state.pc = point.next
-                elif op == "respond_start":
+                elif code == RESPOND_START:
                     order = self._players_of(point.fn(ctx), point)
                     state.locals[point.var] = (order, 0, 0)
                     ctx.bindings[point.var] = (order, 0, 0)
@@ -521,7 +546,7 @@ class Game:
                     if not order:
                         del state.locals[point.var]
                         state.pc = points[point.next].next
-                elif op == "chance":
+                elif code == CHANCE_STEP:
                     if self.explicit_chance:
                         state._moves = state._shown = None
                         return
@@ -532,17 +557,17 @@ class Game:
                     state.locals[point.var] = outcomes[i]
                     ctx.bindings[point.var] = outcomes[i]
                     state.pc = point.next
-                elif op == "restore":
+                elif code == RESTORE:
                     for entry in state.locals.pop(point.var):
                         if len(entry) == 2:
                             state.locals[entry[0]] = entry[1]
                         else:
                             state.locals.pop(entry[0], None)
-                    ctx.bindings = dict(state.locals)
+                    ctx.bindings = state.locals.copy()
                     state.pc = point.next
-                elif op == "nop":
+                elif code == NOP:
                     state.pc = point.next
-                elif op == "end":
+                elif code == END:
                     state.over = True
                     state.end_reason = state.end_reason or "the flow of play is complete"
                     return
@@ -550,6 +575,40 @@ class Game:
                 raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
                         _span_near(points, state.pc))
+
+    def _stop_at(self, state: State, point, ctx: Ctx) -> bool:
+        """At a decision: list its moves (charged to the walk `ctx`) and say whether play
+        waits here; when nobody can act, move on past it (and tell `on_skip`)."""
+        if point.kind == "simultaneous":
+            if state.pending:
+                # Those with nothing they can do are not waited for.
+                moves = self._list_moves(state, ctx)
+                movers = {m.player for m in moves}
+                able = tuple(p for p in state.pending if p in movers)
+                if able != state.pending:
+                    if self.on_skip is not None:
+                        self.on_skip(state, point)
+                    state.pending = able
+                    state._moves = state._shown = None
+                if able:
+                    return True
+            state.pc = point.next
+            return False
+        moves = self._list_moves(state, ctx)
+        # A responder whose only move is `pass` is still asked: skipping them
+        # would tell everyone that they hold nothing playable.
+        if moves:
+            return True
+        # Nobody can act here: a choose is skipped, a responder passes.
+        state._moves = state._shown = None
+        if self.on_skip is not None:
+            self.on_skip(state, point)
+        if point.kind == "respond":
+            self._after_move(state, point, Move(self._decider(state, point), PASS))
+            ctx.bindings = state.locals.copy()
+        else:
+            state.pc = point.next
+        return False
 
     # -- moves as text ------------------------------------------------------------------------
     def parse_move(self, state: State, text: str, player: int | None = None, referee: bool = False) -> Move:
@@ -577,14 +636,13 @@ class Game:
             self._invariant_cache = InvariantCache(self.rules)
         cache = self._invariant_cache
         for i, (fn, check) in enumerate(self.rules.invariants):
-            inputs = cache.inputs(i, state)
-            ok = cache.known(i, inputs)
+            ok = cache.lookup(i, state)
             if ok is None:
                 try:
                     ok = fn(ctx) is True
                 except EvalError as exc:
                     raise RuleError(exc.code, exc.message, exc.span or check.span, check.rule) from None
-                cache.remember(i, inputs, ok)
+                cache.store(i, ok)
             if not ok:
                 out.append(Rejection("I901", check.reason, check.rule))
         return out
@@ -606,6 +664,23 @@ def _draw(outcomes, rng):
         if x < 0:
             return move
     return outcomes[-1][0]
+
+
+def _holds(moves: tuple, move) -> bool:
+    """`move in moves`, first by identity: a caller usually plays one of the listed moves."""
+    for m in moves:
+        if m is move:
+            return True
+    return move in moves
+
+
+def _items_of(value) -> tuple:
+    """The items in a move's argument: most arguments are a number, a text or one item."""
+    if isinstance(value, Item):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(_items_in(value))
+    return ()
 
 
 def _items_in(value):

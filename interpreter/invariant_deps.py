@@ -44,30 +44,49 @@ def constant_members(rs) -> frozenset:
 
 
 class ReadsCache:
-    """The last inputs and result of each of a list of expressions, by what they read."""
+    """The last inputs and result of each of a list of expressions, by what they read.
+
+    `lookup(i, state)` answers the cached result of expression i when nothing it reads
+    changed since it was last evaluated (else None) and keeps what it read; `store(i, ok)`
+    then records the result of evaluating it on those inputs.  End rules are looked up
+    after every move, so the common shapes (one variable; variables only) take short paths."""
 
     def __init__(self, reads: list):
         self.reads = reads
         self.last: list = [None] * len(self.reads)
+        self._seen = None  # what the last lookup read: (objects, props copy or None)
+        # Per expression: its one variable's name when that is all it reads, else None.
+        self._single = [v[0] if len(v) == 1 and not z and not p else None for v, z, p in reads]
 
-    def inputs(self, i, state):
+    def lookup(self, i, state):
+        name = self._single[i]
+        if name is not None:
+            value = state.vars[name]
+            self._seen = ((value,), None)
+            last = self.last[i]
+            if last is not None and last[0][0] is value:
+                return last[2]
+            return None
         variables, zones, props = self.reads[i]
-        return (tuple(state.vars[v] for v in variables), tuple(state.zones[z] for z in zones),
-                dict(state.props) if props else None)
-
-    def known(self, i, inputs):
-        """The cached result if the inputs are unchanged, else None."""
+        vs, zs = state.vars, state.zones
+        objects = tuple([vs[v] for v in variables] + [zs[z] for z in zones])
+        copy = dict(state.props) if props else None
+        self._seen = (objects, copy)
         last = self.last[i]
         if last is None:
             return None
-        (vs, zs, props), ok = last
-        if all(a is b for a, b in zip(vs, inputs[0])) and all(a is b for a, b in zip(zs, inputs[1])) \
-                and props == inputs[2]:
-            return ok
-        return None
+        old, old_props, ok = last
+        for a, b in zip(old, objects):
+            if a is not b:
+                return None
+        if old_props != copy:
+            return None
+        return ok
 
-    def remember(self, i, inputs, ok):
-        self.last[i] = (inputs, ok)
+    def store(self, i, ok):
+        """Remember `ok` as the result for what the last lookup read."""
+        objects, props = self._seen
+        self.last[i] = (objects, props, ok)
 
 
 class InvariantCache(ReadsCache):

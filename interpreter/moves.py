@@ -7,7 +7,7 @@ second, hand-written list of moves.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 
 from meeple.dsl.expr_ast import names_read
 from meeple.dsl.functions import arith, want_list
@@ -36,14 +36,45 @@ def format_value(v, name_item=None) -> str:
     return str(v)
 
 
-@dataclass(frozen=True)
 class Move:
-    player: int
-    action: str
-    args: tuple = ()  # ((name, value), ...) in declaration order
-    # The canonical text when it differs from the ids: an item the mover cannot see
-    # whole is named by its handle (set by Game when it lists the legal moves).
-    shown: str | None = field(default=None, compare=False)
+    """One legal move: who plays it, the action and its arguments.
+
+    Immutable and compared by (player, action, args); `shown` is the canonical
+    text when it differs from the ids (an item the mover cannot see whole is named
+    by its handle; set by Game when it lists the legal moves) and takes no part in
+    equality.  Moves are built for every candidate a listing finds, so this is a
+    small slotted class whose constructor writes the slots directly rather than a
+    frozen dataclass (whose constructor goes through `object.__setattr__`)."""
+
+    __slots__ = ("player", "action", "args", "shown")
+    __match_args__ = ("player", "action", "args", "shown")
+
+    def __init__(self, player: int, action: str, args: tuple = (), shown: str | None = None):
+        _set_player(self, player)
+        _set_action(self, action)
+        _set_args(self, args)  # ((name, value), ...) in declaration order
+        _set_shown(self, shown)
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other):
+        if other.__class__ is not Move:
+            return NotImplemented
+        return self.player == other.player and self.action == other.action and self.args == other.args
+
+    def __hash__(self):
+        return hash((self.player, self.action, self.args))
+
+    def __repr__(self):
+        return (f"Move(player={self.player!r}, action={self.action!r}, args={self.args!r}, "
+                f"shown={self.shown!r})")
+
+    def __reduce__(self):
+        return (Move, (self.player, self.action, self.args, self.shown))
 
     def __str__(self) -> str:
         if self.shown is not None:
@@ -59,6 +90,12 @@ class Move:
             if k == name:
                 return v
         raise KeyError(name)
+
+
+_set_player = Move.__dict__["player"].__set__
+_set_action = Move.__dict__["action"].__set__
+_set_args = Move.__dict__["args"].__set__
+_set_shown = Move.__dict__["shown"].__set__
 
 
 PASS = "pass"

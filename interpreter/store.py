@@ -116,10 +116,28 @@ def write_var(ctx, decl, keys: tuple, value, span):
     def where():
         return decl.name + "".join(f"[{k!r}]" for k in keys)
     value = check_bounds(decl, value, where, span, ctx, len(keys))
+    old = state.vars[decl.name]
     try:
-        state.vars[decl.name] = replace_in(state.vars[decl.name], keys, value)
+        new = state.vars[decl.name] = replace_in(old, keys, value)
     except (KeyError, IndexError, TypeError):
         raise RuleError("R704", f"cannot write {where()}: no such element", span, decl.rule) from None
+    if keys:
+        note_write(new, old, keys[0])
+
+
+# The latest writes, by the container each made: id(new) -> (new, old, the key written
+# at the top level).  A cache that kept results for `old` learns from it which entry of
+# `new` differs without comparing them all (codegen/incremental_runtime.py).  Entries
+# hold both containers, so an id stays their own; past the limit it starts again, and a
+# container it has forgotten is simply compared entry by entry.
+WRITES: dict = {}
+WRITES_LIMIT = 4096
+
+
+def note_write(new, old, key) -> None:
+    if len(WRITES) >= WRITES_LIMIT:
+        WRITES.clear()
+    WRITES[id(new)] = (new, old, key)
 
 
 def write_prop(ctx, item: Item, name: str, value, span):
@@ -152,18 +170,34 @@ def zone_set(state, name: str, key, contents: tuple):
 
 
 def find_item(state, item: Item):
-    """Where an item lies, as (zone, key); None if it is in no zone."""
+    """Where an item lies, as (zone, key); None if it is in no zone.
+
+    A game has one Item object per id, so the item is looked for by identity first (a
+    scan in C); equality by id, which calls Python for every element, is the fallback
+    for an item that is not the game's own object."""
+    return _find(state, item, _same) or _find(state, item, _equal)
+
+
+def _same(item, group) -> bool:
+    return id(item) in map(id, group)
+
+
+def _equal(item, group) -> bool:
+    return item in group
+
+
+def _find(state, item, holds):
     for name, z in state.zones.items():
         if isinstance(z, tuple) and z and isinstance(z[0], Item):
-            if item in z:
+            if holds(item, z):
                 return name, None
         elif isinstance(z, tuple):
             for k, sub in enumerate(z):
-                if item in sub:
+                if holds(item, sub):
                     return name, k
         elif isinstance(z, dict):
             for k, sub in z.items():
-                if item in sub:
+                if holds(item, sub):
                     return name, k
     return None
 
@@ -174,9 +208,12 @@ def remove_item(state, item: Item, where=None):
         return False
     name, key = where
     contents = zone_get(state, name, key)
-    if item not in contents:
+    ids = [id(x) for x in contents]
+    if id(item) in ids:
+        at = ids.index(id(item))
+    elif item in contents:
+        at = contents.index(item)
+    else:
         return False
-    lst = list(contents)
-    lst.remove(item)
-    zone_set(state, name, key, tuple(lst))
+    zone_set(state, name, key, contents[:at] + contents[at + 1:])
     return True

@@ -14,7 +14,7 @@ from operator import is_
 from meeple.dsl.values import Item
 
 from .. import rng
-from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_get, zone_set
+from ..store import check_bounds, check_depth, note_write, read_in, remove_item, replace_in, zone_set
 from ..context import COST_LIMIT
 from .runtime import Deopt
 
@@ -117,31 +117,6 @@ def undo_props(props, undo):
             props[item_id] = old
 
 
-def _holds(contents, item) -> bool:
-    return any(map(is_, contents, repeat(item)))
-
-
-def locate(zones, item):
-    """Where the item object itself lies, as (zone, key), scanning as store.find_item
-    does but by identity, without calling Item.__eq__ on every other item.  A game
-    makes one object per item and keeps each item in one place, so the place found is
-    the one find_item finds; None when the object is nowhere (a copy of the item may be)."""
-    for name, z in zones.items():
-        if type(z) is tuple:
-            if z and type(z[0]) is Item:
-                if _holds(z, item):
-                    return name, None
-            else:
-                for k, sub in enumerate(z):
-                    if _holds(sub, item):
-                        return name, k
-        elif type(z) is dict:
-            for k, sub in z.items():
-                if _holds(sub, item):
-                    return name, k
-    return None
-
-
 def without(contents, items):
     """A zone's contents less the moved items (store.remove_item's rule: the first equal
     one), found by identity first since each item is one object in one place."""
@@ -159,17 +134,9 @@ def take_out(state, items):
     """Items moved without a `from`: each is taken from wherever it lies.  Each item is
     one object in one place, so several are found in one walk over the zones (by
     identity) and taking them out together is taking them out one by one; anything
-    else (an object found twice or not at all) is searched as store.remove_item does."""
-    if len(items) == 1:
-        item = items[0]
-        where = locate(state.zones, item)
-        if where is not None:
-            name, key = where
-            contents = zone_get(state, name, key)
-            i = list(map(is_, contents, repeat(item))).index(True)
-            zone_set(state, name, key, contents[:i] + contents[i + 1:])
-            return
-    elif items:
+    else (an object found twice or not at all) is taken out one by one, as the
+    reference does (store.remove_item)."""
+    if len(items) > 1:
         wanted = set(map(id, items))
         found, changes = 0, []
         if len(wanted) == len(items):
@@ -185,7 +152,7 @@ def take_out(state, items):
             for name, key, kept in changes:
                 zone_set(state, name, key, kept)
             return
-    for item in items:  # the reference's search, by equality
+    for item in items:
         if not remove_item(state, item):
             raise Deopt()
 
@@ -247,5 +214,6 @@ def names(face_declared: bool) -> dict:
         "_faces": faces_checked if face_declared else faces, "_flip": flip_checked if face_declared else flip,
         "_players": players_of, "_deal": deal, "_undo_props": undo_props, "_take_out": take_out,
         "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
-        "_read_in": read_in, "_replace_in": replace_in, "_CHOOSABLE": frozenset({str, bool, int}),
+        "_read_in": read_in, "_replace_in": replace_in, "_note_write": note_write,
+        "_CHOOSABLE": frozenset({str, bool, int}),
     }

@@ -367,18 +367,19 @@ class BlockWriter:
             self.check(decl, v, kind, len(keys))
         if not keys:
             self.emit(f"V[{name!r}] = {v}")
-        elif layout == "tuple":
-            t = self.temp()
-            self.emit(f"{t} = list({o})")
-            self.emit(f"{t}[{keys[0]}] = {v}")
-            self.emit(f"V[{name!r}] = tuple({t})")
-        elif layout == "dict":
-            t = self.temp()
-            self.emit(f"{t} = dict({o})")
-            self.emit(f"{t}[{keys[0]}] = {v}")
-            self.emit(f"V[{name!r}] = {t}")
         else:
-            self.emit(f"V[{name!r}] = _replace_in({o}, ({''.join(k + ', ' for k in keys)}), {v})")
+            t = self.temp()
+            if layout == "tuple":
+                self.emit(f"{t} = list({o})")
+                self.emit(f"{t}[{keys[0]}] = {v}")
+                self.emit(f"V[{name!r}] = {t} = tuple({t})")
+            elif layout == "dict":
+                self.emit(f"{t} = dict({o})")
+                self.emit(f"{t}[{keys[0]}] = {v}")
+                self.emit(f"V[{name!r}] = {t}")
+            else:
+                self.emit(f"V[{name!r}] = {t} = _replace_in({o}, ({''.join(k + ', ' for k in keys)}), {v})")
+            self.emit(f"_note_write({t}, {o}, {keys[0]})")  # as store.write_var notes it
 
     @staticmethod
     def fits(decl, value: Code) -> bool:

@@ -32,6 +32,8 @@ _ORDER = {"<", ">", "<=", ">="}
 _INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "player_count", "distance",
                 "ceil_div", "clamp"}
 _VAR_KINDS = {"var", "player_var", "keyed_var"}
+# Library functions with a faster version in runtime.py for their usual arguments.
+_FAST_LIBRARY = {"len": "_len_", "count": "_len_", "range": "_range_", "sum": "_sum_"}
 _ZONE_KINDS = {"zone", "player_zone", "keyed_zone"}
 
 
@@ -73,6 +75,7 @@ class Unit:
         self.params = dict(params or {})  # language name -> Python parameter of the function
         self.constant = False  # writing a game constant: its parts are not memoized apart
         self.kinds: dict = {}  # Python local -> its value's type, where the syntax guarantees it
+        self.recording: frozenset = frozenset()  # variables whose keyed reads go to `R` (incremental.py)
         self.temps = 0
 
     def state_read(self, part: str, name: str) -> str:
@@ -302,6 +305,9 @@ class ExprEmitter:
     # -- access -------------------------------------------------------------------------------
     def _Index(self, node, env, plain):
         obj, idx = self.emit(node.obj, env, plain), self.emit(node.index, env, plain)
+        if self.u.recording and isinstance(node.obj, A.Name) and node.obj.name in self.u.recording \
+                and node.obj.name not in env and node.obj.name not in self.u.params:
+            return self._recorded(node.obj.name, obj, idx, plain)
         if idx.kind in (INT, STR):
             return Code(f"{obj.text}[{idx.text}]")
         if plain:
@@ -310,6 +316,21 @@ class ExprEmitter:
         i1, i = self._hold(idx, plain)
         first = f"({o1} is {o}) and " if o1 != o else ""
         return Code(f"({o}[{i}] if {first}(type({i1}) is str or type({i}) is int) else _index({o}, {i}))")
+
+    def _recorded(self, name: str, obj: Code, idx: Code, plain: bool) -> Code:
+        """`var[key]` that also notes the key in `R` (incremental.py): inline for the keys
+        a keyed variable (a map) or a per-player one (a list) is read by, else `_rd`."""
+        slow = f"_rd(R, {name!r}, {obj.text}, {idx.text})"
+        kind = self.u.scope.lookup(name).kind
+        if plain or kind not in ("keyed_var", "player_var"):
+            return Code(slow)
+        i1, i = self._hold(idx, plain)
+        if kind == "keyed_var":
+            guard = f"(type({i1}) is str or type({i}) is int)"
+        else:
+            guard = f"(type({i1}) is int and {i} >= 0)"
+        return Code(f"((R.append(({name!r}, {i})) or {obj.text}[{i}]) if {guard} "
+                    f"else _rd(R, {name!r}, {obj.text}, {i}))")
 
     def _Member(self, node, env, plain):
         obj = self.emit(node.obj, env, plain)
@@ -358,7 +379,8 @@ class ExprEmitter:
                 args.append(self.emit(arg, env, plain).text)
         kind = INT if name in _INT_RESULTS else (BOOL if fn.lazy else None)
         elem = INT if name in ("range", "players") else None
-        return Code(f"{self.m.library_function(name)}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
+        ident = _FAST_LIBRARY.get(name) or self.m.library_function(name)
+        return Code(f"{ident}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
 
     # -- comprehensions --------------------------------------------------------------------------
     def _clauses(self, clauses, env, plain) -> tuple[str, dict]:
@@ -404,4 +426,5 @@ class ExprEmitter:
         clauses, inner = self._clauses(gen.clauses, env, plain)
         element = self._truth(self.emit(gen.element, inner, plain))
         self.u.kinds = saved
-        return Code(f"{node.func}({element} {clauses})", BOOL)
+        walk = Code(f"{node.func}({element} {clauses})", BOOL)
+        return self.m.incremental(node, env, self.u, walk) or walk

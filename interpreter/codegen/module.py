@@ -31,6 +31,8 @@ from meeple.dsl.functions import FUNCTIONS
 
 from . import runtime
 from .emit_expr import Code, ExprEmitter, Unit, literal
+from .incremental import quantifier
+from .incremental_runtime import incremental_for, record
 
 _NONE = object()  # "no constant value"
 
@@ -55,6 +57,9 @@ class GeneratedModule:
         self.ns["_refdef"] = self._reference_define
         self.ns["_refnode"] = self._reference  # a game constant's node, evaluated at its own scope
         self.ns["_refact"] = self._reference_action
+        self.incremental_sites: dict = {}  # Q<i> -> (any | all, variables read, variables read whole)
+        self.ns["_inc"] = incremental_for(self.incremental_sites)
+        self.ns["_rd"] = record
         self._refs: list = []  # (node, scope) of each E function, compiled as closures on demand
         self._ref_fns: dict = {}
         self._reference_defines = reference_defines  # name -> the closure body Rules keeps
@@ -150,6 +155,10 @@ class GeneratedModule:
     def is_prop_only(self, name: str) -> bool:
         return name in self._props_only
 
+    def incremental(self, node, env: dict, unit: Unit, walk: Code) -> Code | None:
+        """`any`/`all` over a game constant kept per element (incremental.py), or None."""
+        return quantifier(self, node, env, unit, walk)
+
     # -- definitions --------------------------------------------------------------------------
     def define_function(self, name: str) -> str:
         """The Python name of definition `name`'s generated function, written on first use.
@@ -168,21 +177,19 @@ class GeneratedModule:
         lines = [f"# {self.where(decl.expr)}  definition '{name}'" + ("  (depends on the game only)"
                                                                          if pure else "")]
         lines.append(f"def {ident}(ctx{args}):")
-        if decl.params:  # charged and depth-limited as functions.enter_call does; past a limit
-            # the caller hands its evaluation to the reference, which reports it
-            lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()",
-                      "    ctx.call_depth = _d + 1", "    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:",
-                      "        ctx.call_depth = _d", "        raise Deopt()"]
         memo_key = None
-        if pure:
+        if pure:  # a value already known costs nothing: no call is made
             flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
             memo_key = f"({name!r}, {''.join(p + ', ' for p in params.values())})" if params else repr(name)
             lines.append("    M = ctx.game.memo")
             test = f"{flat} and {memo_key} in M" if flat else f"{memo_key} in M"
             lines.append(f"    if {test}:")
-            if decl.params:
-                lines.append("        ctx.call_depth = _d")
             lines.append(f"        return M[{memo_key}]")
+        if decl.params:  # charged and depth-limited as functions.enter_call does; past a limit
+            # the caller hands its evaluation to the reference, which reports it
+            lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()",
+                      "    ctx.call_depth = _d + 1", "    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:",
+                      "        ctx.call_depth = _d", "        raise Deopt()"]
         lines += ["    _c = ctx.cost", "    try:"]
         if decl.params:
             lines.append("        try:")

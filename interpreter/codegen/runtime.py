@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from meeple.dsl.compare import contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
-from meeple.dsl.functions import (CALL_COST, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, arith, as_seq,
-                                  want_list)
+from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, MAX_RANGE,
+                                  arith, as_seq, want_list)
 from meeple.dsl.values import Item
 
 from ..context import COST_LIMIT
@@ -154,12 +154,49 @@ def calc(ctx, op, a, b):
     return arith(op, a, b, None, ctx)
 
 
+# -- library functions whose usual arguments need no general checks ---------------------
+
+def length(ctx, x):
+    t = type(x)
+    if t is tuple or t is dict or t is str:
+        return len(x)
+    return FUNCTIONS["len"].impl(ctx, x)
+
+
+def int_range(ctx, a, b=None):
+    lo, hi = (0, a) if b is None else (a, b)
+    if type(lo) is not int or type(hi) is not int or hi - lo > MAX_RANGE:
+        raise Deopt()
+    if hi > lo:
+        ctx.cost += hi - lo
+        if ctx.cost > COST_LIMIT:
+            raise Deopt()
+    return tuple(range(lo, hi))
+
+
+def int_sum(ctx, xs):
+    if type(xs) is not tuple:
+        raise Deopt()
+    ctx.cost += len(xs)
+    if ctx.cost > COST_LIMIT:
+        raise Deopt()
+    total = 0
+    for x in xs:
+        if type(x) is not int:
+            raise Deopt()
+        total += x
+        if not -MAX_INT <= total <= MAX_INT:
+            raise Deopt()
+    return total
+
+
 # The names generated code may use, bound in every generated module's namespace.
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_unpacked": unpacked, "_truth": truth,
     "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
     "_member": member, "_index": index, "_in": isin, "_calc": calc, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
     "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
+    "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
     "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_FLAT": frozenset({int, str, bool, type(None)}),
 }
