@@ -123,7 +123,8 @@ class ExprEmitter:
                 self.u.uses.add("M")
                 return Code(f"(M[{i}] if {i} in M else G{i}(ctx))")
             args = self.m.memo_arguments(node, env, self.u)
-            if args:
+            # A list is never a memo key (only ints, texts and items are): no memo for it.
+            if args and not any(self.u.kinds.get(env.get(n) or self.u.params[n]) == LIST for n in args):
                 return self._memo_call(node, env, args, plain)
         return self.dispatch(node, env, plain)
 
