@@ -33,7 +33,8 @@ _INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "play
                 "ceil_div", "clamp"}
 _VAR_KINDS = {"var", "player_var", "keyed_var"}
 # Library functions with a faster version in runtime.py for their usual arguments.
-_FAST_LIBRARY = {"len": "_len_", "count": "_len_", "range": "_range_", "sum": "_sum_"}
+_FAST_LIBRARY = {"len": "_len_", "count": "_len_", "range": "_range_", "sum": "_sum_", "min": "_min_",
+                 "max": "_max_", "count_of": "_count_of_", "concat": "_concat_"}
 _ZONE_KINDS = {"zone", "player_zone", "keyed_zone"}
 
 

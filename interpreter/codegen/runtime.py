@@ -11,6 +11,8 @@ no spans of their own.
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from meeple.dsl.compare import contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
 from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, MAX_RANGE,
@@ -190,12 +192,62 @@ def int_sum(ctx, xs):
     return total
 
 
+def _charged(ctx, n: int) -> None:
+    ctx.cost += n
+    if ctx.cost > COST_LIMIT:
+        raise Deopt()
+
+
+def _flat_of_one_type(xs) -> bool:
+    """A non-empty list of ints only or texts only: Python orders them as the language does."""
+    if not xs:
+        return False
+    t = type(xs[0])
+    return (t is int or t is str) and all(type(x) is t for x in xs)
+
+
+def int_min(ctx, *args):
+    xs = args[0] if len(args) == 1 else args
+    if type(xs) is tuple and _flat_of_one_type(xs):
+        _charged(ctx, len(xs))
+        return min(xs)
+    return FUNCTIONS["min"].impl(ctx, *args)
+
+
+def int_max(ctx, *args):
+    xs = args[0] if len(args) == 1 else args
+    if type(xs) is tuple and _flat_of_one_type(xs):
+        _charged(ctx, len(xs))
+        return max(xs)
+    return FUNCTIONS["max"].impl(ctx, *args)
+
+
+def count_text(ctx, xs, v):
+    """count_of: Python's count is the language's for a text (no other value equals one)."""
+    if type(xs) is tuple and type(v) is str:
+        _charged(ctx, len(xs))
+        return xs.count(v)
+    return FUNCTIONS["count_of"].impl(ctx, xs, v)
+
+
+def concat_lists(ctx, *lists):
+    for x in lists:
+        if type(x) is not tuple:
+            return FUNCTIONS["concat"].impl(ctx, *lists)
+    out = tuple(chain.from_iterable(lists))
+    _charged(ctx, len(out))
+    if len(out) > MAX_LIST:
+        raise Deopt()
+    return out
+
+
 # The names generated code may use, bound in every generated module's namespace.
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_unpacked": unpacked, "_truth": truth,
     "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
     "_member": member, "_index": index, "_in": isin, "_calc": calc, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
     "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
+    "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
     "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_FLAT": frozenset({int, str, bool, type(None)}),
