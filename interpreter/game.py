@@ -68,6 +68,7 @@ class Game:
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
         # Per decision point: (action, whether its moves must reach their `then` steps) for
         # each action offered there, so listing moves looks nothing up by name.
+        self._defaults: dict = {}  # (kind, item id, property) -> its default (prop_default)
         self._offers = {p.id: tuple((rules.actions[n], rules.actions[n].then_required and p.kind == "choose")
                                     for n in p.actions) for p in rules.points if p.code == DECIDE}
 
@@ -76,6 +77,15 @@ class Game:
         return self.rules.items_by_kind.get(kind, ())
 
     def prop_default(self, item, name):
+        # A default reads only the item and the game (its context has no state), so each
+        # item's is worked out once per game.
+        key = (item.kind, item.id, name)
+        value = self._defaults.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = self._defaults[key] = self._work_out_default(item, name)
+        return value
+
+    def _work_out_default(self, item, name):
         entry = self.rules.prop_defaults.get((item.kind, name))
         if entry is None:
             return "up" if name == "face" else (() if name == "seen_by" else None)
@@ -717,6 +727,9 @@ def _default_of(decl):
     t = decl.type.name
     return {"int": 0, "bool": False, "str": "", "list": (), "map": {}}.get(t, None) if decl.min is None \
         else decl.min
+
+
+_UNKNOWN = object()
 
 
 class _ItemCtx:

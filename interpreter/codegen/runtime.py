@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from meeple.dsl.compare import contains, equal, less, map_key
+from meeple.dsl.compare import SCAN_FREE, contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
 from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, MAX_RANGE,
                                   arith, as_seq, want_list)
@@ -133,6 +133,15 @@ def index(o, i):
 
 
 def isin(ctx, x, c):
+    """`x in c`: for a text or an item in a list, Python's membership is the language's."""
+    if type(c) is tuple:
+        tx = type(x)
+        if tx is str or tx is Item:
+            if len(c) > SCAN_FREE:
+                ctx.cost += len(c)
+                if ctx.cost > COST_LIMIT:
+                    raise Deopt()
+            return x in c
     return contains(x, c, None, ctx)
 
 
