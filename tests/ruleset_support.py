@@ -49,3 +49,10 @@ def check_conformance_complete(name: str):
     report = conformance_report(load_rules(name).ruleset)
     assert report["gaps"] == [] and report["unknown_citations"] == [], report
     assert report["complete"], report
+
+
+def write_ruleset(tmp_path, text: str, name: str) -> str:
+    """A one-file ruleset written for a test; its path, as load_game takes it."""
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)

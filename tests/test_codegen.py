@@ -10,6 +10,7 @@ import pytest
 from meeple.interpreter import RuleError, load_game, load_rules
 from meeple.interpreter.moves import requirement_levels
 from meeple.dsl.expr_parser import parse_expression as parse_expr
+from ruleset_support import write_ruleset
 
 BACKENDS = ("reference", "compiled")
 
@@ -78,14 +79,8 @@ end:
 """
 
 
-def _write(tmp_path, text, name):
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_user_texts_enter_the_module_only_as_literals(tmp_path):
-    path = _write(tmp_path, QUOTES, "quotes")
+    path = write_ruleset(tmp_path, QUOTES, "quotes")
     source = load_rules(path, backend="compiled").source()
     compile(source, "generated", "exec")  # the written module is valid Python as a whole
     assert "import os" not in source.replace("'\"); import os #'", "")
@@ -106,14 +101,14 @@ def test_requirement_levels_split_by_the_last_parameter_read():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_requirement_prunes_before_the_next_parameter_is_enumerated(tmp_path, backend):
-    game = load_game(_write(tmp_path, PRUNE, "prune"), backend=backend)
+    game = load_game(write_ruleset(tmp_path, PRUNE, "prune"), backend=backend)
     state = game.new_state(0)
     assert [str(m) for m in game.legal_moves(state)] == [
         "pick(i=0,k=0)", "pick(i=0,k=1)", "pick(i=2,k=0)", "pick(i=2,k=1)"]
 
 
 def test_a_failing_expression_is_reported_the_same_by_both(tmp_path):
-    path = _write(tmp_path, FAILS, "fails")
+    path = write_ruleset(tmp_path, FAILS, "fails")
     errors = []
     for backend in BACKENDS:
         game = load_game(path, backend=backend)

@@ -9,6 +9,7 @@ import pytest
 from meeple.interpreter import RuleError, load_game, load_rules
 from meeple.interpreter.codegen.runtime import Deopt
 from meeple.interpreter.differential import compare_backends
+from ruleset_support import write_ruleset
 
 BACKENDS = ("reference", "compiled")
 
@@ -166,12 +167,6 @@ triggers:
 """
 
 
-def _write(tmp_path, text, name):
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def _both(path, players=2):
     return [load_game(path, players=players, backend=b) for b in BACKENDS]
 
@@ -188,14 +183,14 @@ def _play(games, moves, seed=0):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_every_effect_kind_plays_as_the_reference_plays(tmp_path, players):
-    report = compare_backends(_write(tmp_path, EVERY, "every"), players, games=6, seed=players)
+    report = compare_backends(write_ruleset(tmp_path, EVERY, "every"), players, games=6, seed=players)
     assert report.ok, str(report)
     assert report.moves > 20 and report.playouts > 0, str(report)
     assert report.deopts == 0, str(report)
 
 
 def test_logs_and_item_properties_agree_move_by_move(tmp_path):
-    games = _both(_write(tmp_path, EVERY, "every"))
+    games = _both(write_ruleset(tmp_path, EVERY, "every"))
     states = [g.new_state(4) for g in games]
     for step in range(12):
         if states[0].over:
@@ -212,7 +207,7 @@ def test_logs_and_item_properties_agree_move_by_move(tmp_path):
 
 
 def test_each_block_is_one_generated_function(tmp_path):
-    rules = load_rules(_write(tmp_path, EVERY, "every"), backend="compiled")
+    rules = load_rules(write_ruleset(tmp_path, EVERY, "every"), backend="compiled")
     source = rules.source()
     compile(source, "generated", "exec")
     assert "every.yaml:45:9  effects of action 'play'" in source
@@ -228,11 +223,11 @@ def test_each_block_is_one_generated_function(tmp_path):
     assert "for k_p in _each(" in source
     # No condition trigger: nothing is called after each statement.
     assert "_after_effect(ctx)" not in source
-    assert "_after_effect(ctx)" in load_rules(_write(tmp_path, CHAIN, "chain"), backend="compiled").source()
+    assert "_after_effect(ctx)" in load_rules(write_ruleset(tmp_path, CHAIN, "chain"), backend="compiled").source()
 
 
 def test_condition_triggers_fire_in_the_same_order(tmp_path):
-    games = _both(_write(tmp_path, CHAIN, "chain"))
+    games = _both(write_ruleset(tmp_path, CHAIN, "chain"))
     moves = ["warm(by=1)", "warm(by=2)", "warm(by=2)", "rain", "warm(by=1)", "warm(by=2)"]
     for states in _play(games, moves):
         assert states[0].log == states[1].log
@@ -246,7 +241,7 @@ def test_condition_triggers_fire_in_the_same_order(tmp_path):
 
 @pytest.mark.parametrize("moves,code", [(["boil", "warm(by=1)", "boil"], "R703"), (["snow"], "R703")])
 def test_a_broken_bound_or_choice_is_the_same_error(tmp_path, moves, code):
-    games = _both(_write(tmp_path, CHAIN, "chain"))
+    games = _both(write_ruleset(tmp_path, CHAIN, "chain"))
     errors = []
     for game in games:
         state = game.new_state(0)
@@ -264,7 +259,7 @@ def test_an_item_not_where_the_move_says_is_the_same_error(tmp_path):
     text = text.replace("      - move: card\n        from: \"hand[player]\"",
                         "      - move: card\n        from: table")
     assert text != EVERY
-    games = _both(_write(tmp_path, text, "every"))
+    games = _both(write_ruleset(tmp_path, text, "every"))
     errors = []
     for game in games:
         state = game.new_state(0)
@@ -296,7 +291,7 @@ def test_a_block_failing_midway_is_undone_and_run_by_the_reference(tmp_path, mon
     # a let and a for; `_fire_event` fails in `draw` (a block that runs triggers, so all of
     # the state is kept) after moves and a pass.  Without the rollback the reference
     # would run those writes a second time.
-    path = _write(tmp_path, EVERY, "every")
+    path = write_ruleset(tmp_path, EVERY, "every")
     games = _both(path)
     module = games[1].rules.module
     states = [g.new_state(7) for g in games]
@@ -313,7 +308,7 @@ def test_a_block_failing_midway_is_undone_and_run_by_the_reference(tmp_path, mon
 
 def test_a_playout_in_place_is_undone_before_the_reference_runs(tmp_path, monkeypatch):
     import random
-    path = _write(tmp_path, EVERY, "every")
+    path = write_ruleset(tmp_path, EVERY, "every")
     games = _both(path)
     module = games[1].rules.module
     calls = _fail_once(monkeypatch, module, "_flip")
@@ -323,7 +318,7 @@ def test_a_playout_in_place_is_undone_before_the_reference_runs(tmp_path, monkey
 
 
 def test_an_error_deep_in_nested_blocks_is_handed_back_once(tmp_path):
-    games = _both(_write(tmp_path, ECHO, "echo"))
+    games = _both(write_ruleset(tmp_path, ECHO, "echo"))
     errors = []
     for game in games:
         with pytest.raises(RuleError) as info:

@@ -11,6 +11,7 @@ from meeple.interpreter import load_game, load_rules, loading
 from meeple.interpreter.codegen import incremental
 from meeple.interpreter.codegen.incremental_runtime import Quantifier, changed_keys
 from meeple.interpreter.differential import compare_backends
+from ruleset_support import write_ruleset
 
 # Every kind of read the incremental path must follow: keys of a map variable, a
 # per-player list read by a player and from the end, a variable used whole, an `if`
@@ -92,14 +93,8 @@ def _quantifiers(game) -> list:
     return [q for v in game.memo.values() if isinstance(v, dict) for q in v.values() if isinstance(q, Quantifier)]
 
 
-def _write(tmp_path, text, name):
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_quantifiers_over_game_constants_reading_variables_are_kept_incrementally(tmp_path):
-    source = load_rules(_write(tmp_path, LAMPS, "lamps"), backend="compiled").source()
+    source = load_rules(write_ruleset(tmp_path, LAMPS, "lamps"), backend="compiled").source()
     for name in ("row_lit", "lit_are_odd", "hot", "ahead"):
         body = source.split(f"definition '{name}'")[1].split("\n# ")[0]
         assert "_inc(ctx" in body, name
@@ -126,14 +121,14 @@ def test_only_long_lists_are_kept(monkeypatch):
 
 
 def test_both_back_ends_agree_on_whole_games(tmp_path):
-    report = compare_backends(_write(tmp_path, LAMPS, "lamps"), 2, games=30, seed=4)
+    report = compare_backends(write_ruleset(tmp_path, LAMPS, "lamps"), 2, games=30, seed=4)
     assert report.ok, str(report)
     assert report.deopts == 0
 
 
 def test_states_asked_about_in_any_order_get_the_reference_answer(tmp_path):
     """A search jumps between positions; each answer must be that position's own."""
-    path = _write(tmp_path, LAMPS, "lamps")
+    path = write_ruleset(tmp_path, LAMPS, "lamps")
     ref, comp = load_game(path, backend="reference"), load_game(path, backend="compiled")
     rnd = random.Random(11)
     pool = [(ref.new_state(5), comp.new_state(5))]
@@ -153,7 +148,7 @@ def test_states_asked_about_in_any_order_get_the_reference_answer(tmp_path):
 
 
 def test_an_element_that_fails_out_of_the_reference_order_is_not_an_error(tmp_path):
-    path = _write(tmp_path, DECIDED_FIRST, "decided")
+    path = write_ruleset(tmp_path, DECIDED_FIRST, "decided")
     finals = []
     for backend in ("reference", "compiled"):
         game = load_game(path, backend=backend)

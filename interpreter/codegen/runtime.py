@@ -215,20 +215,17 @@ def _flat_of_one_type(xs) -> bool:
     return (t is int or t is str) and all(type(x) is t for x in xs)
 
 
-def int_min(ctx, *args):
-    xs = args[0] if len(args) == 1 else args
-    if type(xs) is tuple and _flat_of_one_type(xs):
-        _charged(ctx, len(xs))
-        return min(xs)
-    return FUNCTIONS["min"].impl(ctx, *args)
+def _extreme(name: str, pick):
+    def fast(ctx, *args):
+        xs = args[0] if len(args) == 1 else args
+        if type(xs) is tuple and _flat_of_one_type(xs):
+            _charged(ctx, len(xs))
+            return pick(xs)
+        return FUNCTIONS[name].impl(ctx, *args)
+    return fast
 
 
-def int_max(ctx, *args):
-    xs = args[0] if len(args) == 1 else args
-    if type(xs) is tuple and _flat_of_one_type(xs):
-        _charged(ctx, len(xs))
-        return max(xs)
-    return FUNCTIONS["max"].impl(ctx, *args)
+int_min, int_max = _extreme("min", min), _extreme("max", max)
 
 
 def count_text(ctx, xs, v):
