@@ -423,10 +423,14 @@ class ExprEmitter:
         return Code(f"_listed({{{key}: {v.text} {clauses}}})")
 
     def _any_all(self, node, env, plain) -> Code:
-        gen = node.args[0]
-        saved = dict(self.u.kinds)
-        clauses, inner = self._clauses(gen.clauses, env, plain)
-        element = self._truth(self.emit(gen.element, inner, plain))
-        self.u.kinds = saved
-        walk = Code(f"{node.func}({element} {clauses})", BOOL)
+        """`any`/`all` as a call of its own function of loops (module.quantifier_loop),
+        which stops at the first decisive element without a generator per walk; the
+        Python locals the generator reads are passed to it."""
+        free = A.names_read(node)
+        passed = {n: env[n] for n in sorted(free) if n in env}
+        passed.update({n: self.u.params[n] for n in sorted(free) if n in self.u.params and n not in env})
+        kinds = {ident: self.u.kinds.get(ident) for ident in passed.values()}
+        i = self.m.quantifier_loop(node, self.u.scope, passed, kinds, self.u.recording)
+        args = "".join(", " + ident for ident in passed.values()) + (", R" if self.u.recording else "")
+        walk = Code(f"L{i}(ctx{args})", BOOL)
         return self.m.incremental(node, env, self.u, walk) or walk
