@@ -69,6 +69,8 @@ class Game:
         # Per decision point: (action, whether its moves must reach their `then` steps) for
         # each action offered there, so listing moves looks nothing up by name.
         self._defaults: dict = {}  # (kind, item id, property) -> its default (prop_default)
+        self._initial_contents = None  # (vars, zones, props) before the setup (new_state)
+        self._first_state = None  # the first state, when reaching it drew nothing (new_state)
         self._offers = {p.id: tuple((rules.actions[n], rules.actions[n].then_required and p.kind == "choose")
                                     for n in p.actions) for p in rules.points if p.code == DECIDE}
 
@@ -96,16 +98,27 @@ class Game:
 
     # -- new game ---------------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
+        # Nothing but the setup's shuffles and draws depends on the seed: the declared
+        # initial values are worked out once per game, and when the walk to the first
+        # decision drew nothing at all, the whole first state is kept and copied.
+        first = self._first_state
+        if first is not None and self.on_skip is None:
+            state = first.copy()
+            state.rng = rng.seed_state(seed)
+            return state
         state = State()
         state.rng = rng.seed_state(seed)
         ctx = Ctx(self, state)
-        n = self.player_count
-        for name, (decl, per, init) in self.rules.initials.items():
-            state.vars[name] = self._initial(ctx, decl, per, init, default=_default_of(decl))
-        for name, (decl, per, init) in self.rules.zone_initials.items():
-            state.zones[name] = self._initial(ctx, decl, per, init, default=(), zone=True)
-        self._check_one_place_each(state)
-        self._place_faces(ctx)
+        if self._initial_contents is None:
+            for name, (decl, per, init) in self.rules.initials.items():
+                state.vars[name] = self._initial(ctx, decl, per, init, default=_default_of(decl))
+            for name, (decl, per, init) in self.rules.zone_initials.items():
+                state.zones[name] = self._initial(ctx, decl, per, init, default=(), zone=True)
+            self._check_one_place_each(state)
+            self._place_faces(ctx)
+            self._initial_contents = (dict(state.vars), dict(state.zones), dict(state.props))
+        else:  # containers are replaced on write, never changed: sharing them is safe
+            state.vars, state.zones, state.props = (dict(part) for part in self._initial_contents)
         try:
             self.rules.setup(ctx)
         except EvalError as exc:
@@ -114,7 +127,8 @@ class Game:
         state.locals = {}
         self._check_end(ctx)  # a game may be over before its first decision
         self._advance(state)
-        _ = n
+        if state.rng == rng.seed_state(seed) and self.on_skip is None:
+            self._first_state = state.copy()
         return state
 
     def _check_one_place_each(self, state):
