@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import meeple.interpreter
 from meeple.interpreter import load_game
 from meeple.interpreter.context import Ctx
 from meeple.interpreter.flowgraph import ASSIGN, BRANCH, CODES, LOOP_TEST
@@ -19,6 +20,8 @@ from meeple.interpreter.loading import list_rulesets, load_rules
 from meeple.interpreter.moves import Move
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where the shipped rulesets are read from: this checkout, or the installed package.
+PACKAGE = Path(meeple.interpreter.__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "tests" / "fixtures" / "flow_graphs.json"
 EXTRA = ["examples/high-card"] + sorted(f"tests/games/{p.name}" for p in (ROOT / "tests" / "games").iterdir())
 ALL = list_rulesets() + EXTRA
@@ -58,10 +61,13 @@ def test_a_move_cannot_be_changed_and_survives_pickling():
 
 def _exported(name, backend):
     g = load_rules(_where(name), backend=backend).flow.graph
-    prefix = str(ROOT) + "/"
+    prefixes = (str(ROOT) + "/", str(PACKAGE) + "/")
+
+    def relative(source: str) -> str:
+        return next((source[len(p):] for p in prefixes if source.startswith(p)), source)
 
     def plain(attrs):
-        return {k: (v[len(prefix):] if k == "source" and v.startswith(prefix) else v) for k, v in attrs.items()}
+        return {k: (relative(v) if k == "source" else v) for k, v in attrs.items()}
     return {"nodes": [[n, plain(g.nodes[n])] for n in g.nodes], "edges": [[u, v, d] for u, v, d in g.edges(data=True)]}
 
 
