@@ -57,7 +57,7 @@ def changed_keys(new, old):
 
 class Quantifier:
     __slots__ = ("is_any", "keyed", "whole", "elements", "results", "true", "last", "known", "deps",
-                 "anchor", "lazy", "diffs")
+                 "anchor", "lazy", "diffs", "indexed")
 
     def __init__(self, func: str, keyed: tuple, whole: tuple, diffs: list):
         self.is_any = func == "any"
@@ -68,6 +68,7 @@ class Quantifier:
         self.last: dict = {}  # variable -> the container the results were made from
         self.known: list = []  # per element: [the keys its last test read, every key it has read]
         self.deps: dict = {}  # variable -> key -> elements whose test has read it
+        self.indexed = None  # the list `known` and `deps` were made for
         # The results of the last full evaluation, most often a game's first position:
         # playouts that each start there again are a small change from it, not from the
         # end of the previous playout.
@@ -113,8 +114,8 @@ class Quantifier:
 
     def _full(self, ctx, elements, test, vars_) -> None:
         walked = seq(ctx, elements)
-        if len(self.known) != len(walked):
-            self.known, self.deps = [[None, set()] for _ in walked], {}
+        if elements is not self.indexed:  # the index of keys read belongs to one list
+            self.known, self.deps, self.indexed = [[None, set()] for _ in walked], {}, elements
         self.elements, self.anchor = None, None
         self.results, self.true = [False] * len(walked), 0
         try:
