@@ -21,7 +21,7 @@ from meeple.dsl.values import Item
 from . import rng
 from .context import Ctx, RuleError
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END,
-                        EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE,
+                        EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE,
                         SIM_START)
 from .knowledge import WHOLE, Namer
 from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, move_text

@@ -21,9 +21,7 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import FUNCTIONS
 
-from .emit_expr import BOOL, Code, ExprEmitter, Unit
-
-_VAR_KINDS = {"var", "player_var", "keyed_var"}
+from .emit_expr import _VAR_KINDS, BOOL, Code, ExprEmitter, Unit
 
 
 # Below this many elements, walking them all costs less than keeping track of them.
