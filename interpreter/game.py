@@ -15,7 +15,7 @@ import random
 
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.functions import arith, want_list
+from meeple.dsl.functions import want_list
 from meeple.dsl.values import Item
 
 from . import rng
@@ -27,6 +27,7 @@ from .knowledge import WHOLE, Namer
 from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State
+from .store import pay_costs
 
 STEP_LIMIT = 100_000
 MAX_KEYS = 10_000  # keys of one keyed variable or zone: every state copy carries them all
@@ -58,6 +59,7 @@ class Game:
         # Analysis tools set this to stop there instead and branch over the outcomes.
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
+        self.kernel_fallbacks = 0  # playouts the kernel handed back to the loop (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
@@ -402,11 +404,8 @@ class Game:
             if move.args:
                 bindings.update(move.args)
             try:
-                for place_fn, amount_fn, span in action.costs:
-                    place = place_fn(ctx)
-                    from .store import read_in, write_var
-                    current = read_in(new.vars[place.decl.name], place.keys)
-                    write_var(ctx, place.decl, place.keys, arith("-", current, amount_fn(ctx), span), span)
+                if action.costs:
+                    pay_costs(ctx, action)
                 action.effects(ctx)
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
@@ -431,29 +430,73 @@ class Game:
         legal moves when None); `rng` is the policy's own `random.Random`, never the game's
         generator.  At an explicit chance point the outcome is drawn with its probability.
         Only one state is kept and it is changed in place, and no move texts are built:
-        this is the loop search bots and simulations run thousands of times."""
+        this is the loop search bots and simulations run thousands of times.
+
+        With the uniform policy, a back end that has a playout kernel (codegen/kernel.py)
+        plays it; if the kernel stops on anything unusual, the policy's generator is put
+        back and the playout is played again from `state` by the loop below."""
         rng = rng if rng is not None else random.Random()
+        kernel = None
+        if policy is None and type(rng) is random.Random and self.on_skip is None:
+            make = getattr(self.rules, "playout_kernel", None)
+            kernel = make(self.explicit_chance) if make is not None else None
+        if kernel is not None:
+            drawn = rng.getstate()
+            try:
+                return self._kernel_playout(state, kernel, rng, max_moves)
+            except Exception:  # noqa: BLE001 - the loop below meets it again and reports it
+                rng.setstate(drawn)
+                self.kernel_fallbacks += 1
+        return self._loop_playout(state, policy, rng, max_moves)
+
+    def _loop_playout(self, state, policy, rng, max_moves):
         # `randrange(n)` is `_randbelow(n)` for n > 0; a generator of another type is asked as given.
         below = rng._randbelow if type(rng) is random.Random else rng.randrange
         state = state.copy()
-        points = self.rules.points
         played = 0
         while not state.over and (max_moves is None or played < max_moves):
-            # The walk that reached this decision listed its moves already (state._moves).
-            if points[state.pc].code == CHANCE_STEP:  # current_players(state) == (CHANCE,)
-                move = _draw(self.chance_outcomes(state), rng)
-            else:
-                moves = state._moves
-                if moves is None:
-                    moves = state._moves = self._all_moves(state)
-                if not moves:
-                    break
-                move = moves[below(len(moves))] if policy is None else policy(self, state, moves, rng)
-            state._moves = state._shown = state._where = None
-            self._play_in_place(state, move)
+            if not self._playout_step(state, policy, rng, below):
+                break
             played += 1
         state._moves = state._shown = None
         return state
+
+    def _kernel_playout(self, state, kernel, rng, max_moves):
+        """The kernel plays the points it runs; at any other point the loop's one step."""
+        run, points_run = kernel
+        below = rng._randbelow
+        limit = max_moves if max_moves is not None else 1 << 62
+        state = state.copy()
+        played = 0
+        while not state.over and played < limit:
+            if state.pc in points_run:
+                played = run(self, state, below, limit, played)
+                if state.over or played >= limit or state.pc in points_run:
+                    break
+                self._advance(state)  # to where the loop plays a move, as after a move of its own
+                continue
+            if not self._playout_step(state, None, rng, below):
+                break
+            played += 1
+        state._moves = state._shown = state._where = None
+        return state
+
+    def _playout_step(self, state, policy, rng, below) -> bool:
+        """One move of a playout at a decision or an explicit chance step: False when
+        nobody can move."""
+        # The walk that reached this decision listed its moves already (state._moves).
+        if self.rules.points[state.pc].code == CHANCE_STEP:  # current_players(state) == (CHANCE,)
+            move = _draw(self.chance_outcomes(state), rng)
+        else:
+            moves = state._moves
+            if moves is None:
+                moves = state._moves = self._all_moves(state)
+            if not moves:
+                return False
+            move = moves[below(len(moves))] if policy is None else policy(self, state, moves, rng)
+        state._moves = state._shown = state._where = None
+        self._play_in_place(state, move)
+        return True
 
     def _after_move(self, state, point, move):
         if point.kind == "choose":

@@ -5,7 +5,7 @@ Containers are replaced, never mutated, so states handed out earlier stay intact
 from __future__ import annotations
 
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.functions import MAX_DEPTH, charge_scan
+from meeple.dsl.functions import MAX_DEPTH, arith, charge_scan
 from meeple.dsl.values import Item
 
 from .context import RuleError
@@ -217,3 +217,11 @@ def remove_item(state, item: Item, where=None):
         return False
     zone_set(state, name, key, contents[:at] + contents[at + 1:])
     return True
+
+
+def pay_costs(ctx, action) -> None:
+    """Take an action's costs from the places its `cost` names (ctx binds the move)."""
+    for place_fn, amount_fn, span in action.costs:
+        place = place_fn(ctx)
+        current = read_in(ctx.state.vars[place.decl.name], place.keys)
+        write_var(ctx, place.decl, place.keys, arith("-", current, amount_fn(ctx), span), span)

@@ -15,6 +15,7 @@ from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
 from .emit_effects import GeneratedEffects
+from .kernel import build_kernel
 from .module import GeneratedModule
 
 
@@ -50,6 +51,14 @@ class CompiledRules(Rules):
         self.module.ns.setdefault("_ACTIONS", {})[action.name] = action
         action.enumerate = emit_enumerator(self.module, action, decl, scope, levels)
         return action
+
+    def playout_kernel(self, explicit_chance: bool):
+        """(PLAYOUT, ids of the points it runs) for Game.playout, made on first use; None
+        when it would run no decision."""
+        kernels = self.__dict__.setdefault("_kernels", {})
+        if explicit_chance not in kernels:
+            kernels[explicit_chance] = build_kernel(self, explicit_chance)
+        return kernels[explicit_chance]
 
     def source(self) -> str:
         """The generated module's text, as `meeple compile` writes it."""

@@ -18,8 +18,10 @@ from __future__ import annotations
 from .emit_expr import BOOL, INT, ExprEmitter, Unit
 
 
-def emit_enumerator(module, action, decl, scope, level_indexes: list):
-    """The generated `fn(ctx, player, out)` listing `action`'s legal moves."""
+def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int | None = None):
+    """The generated `fn(ctx, player, out)` listing `action`'s legal moves: as `Move`s, or
+    with a `tag`, as plain tuples `(tag, player, value, ...)` in the parameters' order, the
+    form the playout kernel (kernel.py) picks from without building a move."""
     names = [name for name, _, _ in decl.params]
     params = {"player": "l_player", **{n: f"l_{n}" for n in names}}
     unit = Unit(module, scope, params)
@@ -54,11 +56,17 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list):
         body.append(f"{indent}if _unaffordable(ctx, COSTS[{action.name!r}]):")
         body.append(f"{indent}    {'continue' if names else 'return'}")
     args = "(" + "".join(f"({n!r}, l_{n}), " for n in names) + ")"
-    body.append(f"{indent}out.append(Move(l_player, {action.name!r}{', ' + args if names else ''}))")
-    ident = f"A_{action.name}"
-    lines = [f"# {module.where(decl)}  action '{action.name}': its legal moves",
+    if tag is None:
+        body.append(f"{indent}out.append(Move(l_player, {action.name!r}{', ' + args if names else ''}))")
+        ident, fallback = f"A_{action.name}", "_refact("
+    else:
+        values = "".join(f", l_{n}" for n in names)
+        body.append(f"{indent}out.append(({tag}, l_player{values}))")
+        ident, fallback = f"K_{action.name}", f"_reftuples({tag}, "
+    what = "its legal moves" if tag is None else "its legal moves as tuples"
+    lines = [f"# {module.where(decl)}  action '{action.name}': {what}",
              f"def {ident}(ctx, l_player, out):", "    _c = ctx.cost", "    _n = len(out)", "    try:",
              *("        " + line for line in unit.prologue()), *body, "        return",
              "    except Exception:", "        ctx.cost = _c", "        del out[_n:]",
-             f"    _refact(ctx, {action.name!r}, l_player, out)"]
+             f"    {fallback}ctx, {action.name!r}, l_player, out)"]
     return module.add("\n".join(lines), ident)

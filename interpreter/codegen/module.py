@@ -57,6 +57,7 @@ class GeneratedModule:
         self.ns["_refdef"] = self._reference_define
         self.ns["_refnode"] = self._reference  # a game constant's node, evaluated at its own scope
         self.ns["_refact"] = self._reference_action
+        self.ns["_reftuples"] = self._reference_tuples
         self.incremental_sites: dict = {}  # Q<i> -> (any | all, variables read, variables read whole)
         self.ns["_inc"] = incremental_for(self.incremental_sites)
         self.ns["_rd"] = record
@@ -135,6 +136,12 @@ class GeneratedModule:
         from ..moves import enumerate_action
         self.deopts += 1
         enumerate_action(ctx, self.ns["_ACTIONS"][name], player, out)
+
+    def _reference_tuples(self, tag, ctx, name, player, out):
+        """The reference's moves in the playout kernel's form (tag, player, value, ...)."""
+        moves: list = []
+        self._reference_action(ctx, name, player, moves)
+        out.extend((tag, m.player, *(v for _, v in m.args)) for m in moves)
 
     # -- names the emitter asks for -----------------------------------------------------------
     def library_function(self, name: str) -> str:

@@ -1,0 +1,121 @@
+"""The playout kernel (interpreter/codegen/kernel.py): the compiled back end's random
+playout as one generated function.  It must reach exactly the state the move-by-move
+loop reaches with the same choices, leave the policy's generator where the loop leaves
+it, run every point of every shipped flow, and on any failure hand the whole playout
+back so the language's own error comes out."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from meeple.interpreter import list_rulesets, load_game, load_rules
+from meeple.interpreter.context import RuleError
+from meeple.interpreter.flowgraph import CHANCE
+
+from ruleset_support import write_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter"}
+
+
+def _configurations():
+    names = list_rulesets() + [str(p) for p in sorted((ROOT / "examples").iterdir()) if p.is_dir()] + \
+        [str(p) for p in sorted((ROOT / "tests" / "games").iterdir()) if p.is_dir()]
+    for name in names:
+        info = load_rules(name).ruleset.game
+        for players in range(info.min_players, info.max_players + 1):
+            yield pytest.param(name, players, id=f"{Path(name).name}-{players}p")
+
+
+def uniform(game, state, moves, rng):
+    """The uniform policy written out: the same draw, but through the move-by-move loop."""
+    return moves[rng._randbelow(len(moves))]
+
+
+def _same_playouts(game, seeds, max_moves=None):
+    for seed in seeds:
+        start = game.new_state(seed)
+        before = start.to_data()
+        fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+        fast = game.playout(start, rng=fast_rng, max_moves=max_moves)
+        loop = game.playout(start, policy=uniform, rng=loop_rng, max_moves=max_moves)
+        assert fast.to_data() == loop.to_data(), f"seed {seed}"
+        assert fast.log == loop.log, f"seed {seed}"
+        assert fast_rng.getstate() == loop_rng.getstate(), f"seed {seed}: the policy's generator"
+        assert start.to_data() == before, f"seed {seed}: the playout changed its start"
+
+
+@pytest.mark.parametrize("name,players", list(_configurations()))
+def test_the_kernel_reaches_the_loops_final_state(name, players):
+    game = load_game(name, players, backend="compiled")
+    if Path(name).name in LONG:
+        _same_playouts(game, seeds=(players,), max_moves=1500)
+    else:
+        _same_playouts(game, seeds=range(4))
+    assert game.kernel_fallbacks == 0
+
+
+@pytest.mark.parametrize("name", list_rulesets())
+def test_the_kernel_runs_every_point_of_every_shipped_flow(name):
+    game = load_game(name, backend="compiled")
+    run, points = game.rules.playout_kernel(False)
+    assert points == {p.id for p in game.rules.points}
+
+
+@pytest.mark.parametrize("limit", [0, 1, 7, 30])
+def test_a_move_limit_stops_where_the_loop_stops(limit):
+    _same_playouts(load_game("goofspiel", 3, backend="compiled"), seeds=(5, 6), max_moves=limit)
+
+
+def test_explicit_chance_steps_are_left_to_the_policys_draw():
+    game = load_game("goofspiel", backend="compiled")
+    game.explicit_chance = True
+    run, points = game.rules.playout_kernel(True)
+    chance = {p.id for p in game.rules.points if p.code == CHANCE}
+    assert chance and not chance & points  # those are played by the loop, between kernel runs
+    _same_playouts(game, seeds=range(3))
+    assert game.kernel_fallbacks == 0
+
+
+def test_the_reference_back_end_has_no_kernel():
+    assert getattr(load_game("nim", backend="reference").rules, "playout_kernel", None) is None
+
+
+# Every move takes one token; the fourth move breaks the bound, mid-playout.
+BREAKS_A_BOUND = """
+game: {name: breaks-a-bound, players: 2}
+variables:
+  tokens: {type: int, initial: 3, min: 0, bounds: error}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [take]
+actions:
+  take:
+    rule: "take a token"
+    params: {n: "range(1, 3)"}
+    effects:
+      - set: "tokens -= 1"
+end:
+  - when: "rounds > 99"
+"""
+
+
+def test_a_failure_in_the_kernel_comes_out_as_the_languages_error(tmp_path):
+    path = write_ruleset(tmp_path, BREAKS_A_BOUND, "breaks-a-bound")
+    errors = {}
+    for backend in ("reference", "compiled"):
+        game = load_game(path, backend=backend)
+        rng = random.Random(3)
+        with pytest.raises(RuleError) as caught:
+            game.playout(game.new_state(0), rng=rng)
+        errors[backend] = (caught.value.code, caught.value.span, rng.getstate())
+    assert errors["compiled"] == errors["reference"]
+    compiled = load_game(path, backend="compiled")
+    with pytest.raises(RuleError):
+        compiled.playout(compiled.new_state(0), rng=random.Random(3))
+    assert compiled.kernel_fallbacks == 1
