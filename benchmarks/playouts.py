@@ -13,8 +13,10 @@ module "compiled", and the hand-written baseline where `baselines.BASELINES` has
   seeded games, each counted once (`deep_bytes`), divided by the number of states.  A
   baseline is measured only if its module offers `kept_states(rnd) -> list` (every
   state of one random game, each kept as that program would keep it for a search);
+  "packed" is the same for the states kept as `Game.pack` packs them (packing.py), the
+  form the API offers a search for the positions it keeps;
 - the ratios: compiled ÷ reference moves/s, and each runner's playouts/s and memory
-  per state ÷ the baseline's.
+  per state (as a State, and packed) ÷ the baseline's.
 
     python -m meeple.benchmarks.playouts [GAME ...] [--seconds S] [--json] [--markdown]
     meeple bench [GAME ...] [--seconds S] [--json]
@@ -92,14 +94,17 @@ def legal_moves_ms(game, seconds: float, seed: int = 3) -> float:
     return 1000 * spent / calls
 
 
-def bytes_per_kept_state(game, seed: int = 1) -> float:
+def bytes_per_kept_state(game, seed: int = 1, packed: bool = False) -> float:
     """Bytes per state of seeded random games with every state kept, as `deep_bytes`
     counts them (short games are played until MEMORY_STATES[0] states are kept; a
-    long game is cut at MEMORY_STATES[1])."""
+    long game is cut at MEMORY_STATES[1]); with `packed`, each kept as `Game.pack` packs
+    it, the form a search keeps positions in."""
     least, most = MEMORY_STATES
     kept: list = []
     while len(kept) < least:
         kept += _one_game(game, seed + len(kept), most - len(kept))
+    if packed:
+        kept = [game.pack(s) for s in kept]
     return deep_bytes(kept) / len(kept)
 
 
@@ -144,6 +149,7 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
         r = _rates(engine_playout(game), seconds)
         r["legal_moves_ms"] = round(legal_moves_ms(game, seconds), 4)
         r["bytes_per_state"] = round(bytes_per_kept_state(game))
+        r["bytes_per_packed"] = round(bytes_per_kept_state(game, packed=True))
         row["runners"][backend] = r
     base = BASELINES.get(name)
     if base is not None:
@@ -165,6 +171,8 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
             for backend in backends:
                 ratios[f"{backend}_vs_hand_written_memory"] = runners[backend]["bytes_per_state"] / \
                     runners["hand-written"]["bytes_per_state"]
+                ratios[f"{backend}_packed_vs_hand_written_memory"] = runners[backend]["bytes_per_packed"] / \
+                    runners["hand-written"]["bytes_per_state"]
     row["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     return row
 
@@ -179,8 +187,8 @@ def run_bench(games=None, seconds: float = 3.0, as_json: bool = False, backends=
     return rows
 
 
-HEADERS = ("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "moves/s ÷ ref",
-           "playouts/s ÷ hand", "KiB ÷ hand")
+HEADERS = ("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "KiB/packed", "moves/s ÷ ref",
+           "playouts/s ÷ hand", "KiB ÷ hand", "packed ÷ hand")
 
 
 def table_rows(rows):
@@ -191,11 +199,13 @@ def table_rows(rows):
             vs_ref = ratios.get("compiled_vs_reference_moves") if runner == "compiled" else None
             per_s = r["playouts_per_s"]
             kib = r["bytes_per_state"] / 1024 if r["bytes_per_state"] else None
+            packed = r["bytes_per_packed"] / 1024 if r.get("bytes_per_packed") else None
             yield [f"{row['game']} ({row['players']}p)" if i == 0 else "", runner,
                    f"{per_s:,.1f}" if per_s < 100 else f"{per_s:,.0f}", f"{r['moves_per_s']:,.0f}",
-                   _num(r["legal_moves_ms"], "{:.3f}"), _num(kib, "{:.2f}"), _num(vs_ref, "{:.1f}×"),
-                   _ratio(ratios.get(f"{runner}_vs_hand_written_playouts")),
-                   _num(ratios.get(f"{runner}_vs_hand_written_memory"), "{:.1f}×")]
+                   _num(r["legal_moves_ms"], "{:.3f}"), _num(kib, "{:.2f}"), _num(packed, "{:.2f}"),
+                   _num(vs_ref, "{:.1f}×"), _ratio(ratios.get(f"{runner}_vs_hand_written_playouts")),
+                   _num(ratios.get(f"{runner}_vs_hand_written_memory"), "{:.1f}×"),
+                   _num(ratios.get(f"{runner}_packed_vs_hand_written_memory"), "{:.1f}×")]
         yield None
 
 

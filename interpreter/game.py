@@ -718,6 +718,28 @@ class Game:
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)
 
+    # -- packed states -----------------------------------------------------------------------
+    def pack(self, state: State) -> tuple:
+        """The position as one small hashable tuple, for a search that keeps many
+        (packing.py); `unpack` gives back a state that plays exactly the same."""
+        return self._packer().pack(state)
+
+    def unpack(self, packed) -> State:
+        """The state `pack` made `packed` from; a tuple that is not one says so (PackError)."""
+        return self._packer().unpack(packed)
+
+    def _packer(self):
+        packer = self.__dict__.get("_packer_made")
+        if packer is None:
+            from .packing import Packer
+            hook, self.on_skip = self.on_skip, None  # the layout's game is no game played
+            try:
+                tag = f"{self.rules.ruleset.content_hash[:16]}/{self.player_count}p"
+                packer = self._packer_made = Packer(self.new_state(0), tag)
+            finally:
+                self.on_skip = hook
+        return packer
+
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)

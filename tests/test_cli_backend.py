@@ -140,10 +140,12 @@ def test_bench_measures_both_backends_and_their_ratio():
             runner = row["runners"][backend]
             assert runner["playouts"] >= 1 and runner["moves_per_s"] > 0
             assert runner["legal_moves_ms"] > 0 and runner["bytes_per_state"] > 0
+            assert 0 < runner["bytes_per_packed"] < runner["bytes_per_state"]
         assert row["ratios"]["compiled_vs_reference_moves"] > 0
     ttt = rows[1]
     assert ttt["runners"]["hand-written"]["playouts_per_s"] > 0  # tic-tac-toe has a baseline
     assert ttt["ratios"]["compiled_vs_hand_written_playouts"] > 0
+    assert ttt["ratios"]["compiled_packed_vs_hand_written_memory"] > 0
 
 
 def test_bench_of_one_backend_prints_a_table():
@@ -157,6 +159,6 @@ def test_bench_markdown_is_the_same_table():
                         "--markdown"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if line.startswith("| ")]
-    assert lines[0].startswith("| game | runner | playouts/s | moves/s |") and lines[0].endswith("KiB ÷ hand |")
+    assert lines[0].startswith("| game | runner | playouts/s | moves/s |") and lines[0].endswith("KiB ÷ hand | packed ÷ hand |")
     assert [line.split(" | ")[1] for line in lines[2:]] == ["reference", "compiled", "hand-written"]
     assert all(line.count(" | ") == lines[0].count(" | ") for line in lines)
