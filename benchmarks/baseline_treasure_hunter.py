@@ -474,6 +474,27 @@ def playout(rnd: random.Random, players: int = 2, cards: int = 9) -> int:
     return moves
 
 
+def kept_states(rnd: random.Random, players: int = 2, cards: int = 9) -> list:
+    """Every position of one random game as a search would keep it: the game's fields
+    (not its shuffler or move cache) with lists as tuples; what `meeple bench` weighs
+    per kept state."""
+    game = TreasureHunter.random(players, rnd, cards)
+    kept = [_snapshot(game)]
+    while not game.over:
+        legal = game.legal()
+        game.apply(legal[rnd.randrange(len(legal))])
+        kept.append(_snapshot(game))
+    return kept
+
+
+def _snapshot(game) -> tuple:
+    return tuple(_frozen(v) for k, v in vars(game).items() if k not in ("shuffle", "_moves"))
+
+
+def _frozen(value):
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 def compare_speed(players: int = 2, seconds: float = 3.0) -> dict:
     """Random playouts of the interpreter and of this baseline, `seconds` each, in this process."""
     from meeple.interpreter import load_game
