@@ -31,6 +31,7 @@ from meeple.dsl.functions import FUNCTIONS
 
 from . import runtime
 from .emit_expr import Code, ExprEmitter, Unit, literal
+from .emit_loops import LoopWriter
 from .incremental import quantifier
 from .incremental_runtime import incremental_for, record
 
@@ -174,29 +175,7 @@ class GeneratedModule:
         unit = Unit(self, scope, passed)
         unit.kinds.update(kinds)
         unit.recording = recording
-        emitter = ExprEmitter(unit)
-        env: dict = {}
-        body: list[str] = []
-        indent = "    "
-        for clause in node.args[0].clauses:
-            if isinstance(clause, A.For):
-                walked = emitter.emit(clause.iter, env)
-                names = [f"l_{n}" for n in clause.names]
-                for ident in names:
-                    unit.kinds[ident] = walked.elem if len(names) == 1 else None
-                if len(names) == 1:
-                    body.append(f"{indent}for {names[0]} in _seq(ctx, {walked.text}):")
-                else:
-                    body.append(f"{indent}for {', '.join(names)} in _unpacked(ctx, {walked.text}, {len(names)}):")
-                env = {**env, **dict(zip(clause.names, names))}
-                indent += "    "
-            else:
-                body += [f"{indent}if not ({emitter._truth(emitter.emit(clause.cond, env))}):",
-                         f"{indent}    continue"]
-        element = emitter._truth(emitter.emit(node.args[0].element, env))
-        decisive = node.func == "any"  # the element value that settles the walk
-        test = f"({element})" if decisive else f"not ({element})"
-        body += [f"{indent}if {test}:", f"{indent}    return {decisive}", f"    return {not decisive}"]
+        body = LoopWriter(self, unit, ExprEmitter(unit)).quantifier(node)
         params = "".join(", " + ident for ident in passed.values()) + (", R" if recording else "")
         lines = [f"# {self.where(node)}  {node.func}(...) as loops", f"def L{i}(ctx{params}):",
                  *["    " + line for line in unit.prologue()], *body]

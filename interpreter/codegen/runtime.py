@@ -249,7 +249,7 @@ def concat_lists(ctx, *lists):
 
 # The names generated code may use, bound in every generated module's namespace.
 NAMES = {
-    "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_unpacked": unpacked, "_truth": truth,
+    "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_as_seq": as_seq, "_unpacked": unpacked, "_truth": truth,
     "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
     "_member": member, "_index": index, "_in": isin, "_calc": calc, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
     "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
