@@ -433,20 +433,28 @@ class Game:
         this is the loop search bots and simulations run thousands of times.
 
         With the uniform policy, a back end that has a playout kernel (codegen/kernel.py)
-        plays it; if the kernel stops on anything unusual, the policy's generator is put
-        back and the playout is played again from `state` by the loop below."""
+        plays it, noting each index it draws.  If the kernel stops on anything unusual, the
+        playout is played again from `state` by the loop below, which takes those indices
+        first (they are the draws it would have made itself) and then draws on: it meets
+        the same trouble at the same move and reports it, and leaves `rng` where a playout
+        of its own would."""
         rng = rng if rng is not None else random.Random()
         kernel = None
         if policy is None and type(rng) is random.Random and self.on_skip is None:
             make = getattr(self.rules, "playout_kernel", None)
             kernel = make(self.explicit_chance) if make is not None else None
         if kernel is not None:
-            drawn = rng.getstate()
+            # An explicit chance step draws with rng.random(), which no index notes.
+            before = rng.getstate() if self.explicit_chance else None
+            drawn: list = []
             try:
-                return self._kernel_playout(state, kernel, rng, max_moves)
+                return self._kernel_playout(state, kernel, rng, max_moves, drawn)
             except Exception:  # noqa: BLE001 - the loop below meets it again and reports it
-                rng.setstate(drawn)
                 self.kernel_fallbacks += 1
+                if before is not None:
+                    rng.setstate(before)
+                else:
+                    policy = _Replay(drawn)
         return self._loop_playout(state, policy, rng, max_moves)
 
     def _loop_playout(self, state, policy, rng, max_moves):
@@ -461,16 +469,23 @@ class Game:
         state._moves = state._shown = None
         return state
 
-    def _kernel_playout(self, state, kernel, rng, max_moves):
-        """The kernel plays the points it runs; at any other point the loop's one step."""
+    def _kernel_playout(self, state, kernel, rng, max_moves, drawn: list):
+        """The kernel plays the points it runs; at any other point the loop's one step.
+        Every index drawn for a move is noted in `drawn`."""
         run, points_run = kernel
-        below = rng._randbelow
+        randbelow = rng._randbelow
+
+        def below(n):  # only for the loop's steps between kernel runs: the kernel notes its own
+            i = randbelow(n)
+            drawn.append(i)
+            return i
+
         limit = max_moves if max_moves is not None else 1 << 62
         state = state.copy()
         played = 0
         while not state.over and played < limit:
             if state.pc in points_run:
-                played = run(self, state, below, limit, played)
+                played = run(self, state, randbelow, limit, played, drawn)
                 if state.over or played >= limit or state.pc in points_run:
                     break
                 self._advance(state)  # to where the loop plays a move, as after a move of its own
@@ -743,6 +758,20 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
+
+
+class _Replay:
+    """The uniform policy, taking the indices a failed kernel run drew before drawing more."""
+
+    def __init__(self, drawn: list):
+        self.drawn, self.next = drawn, 0
+
+    def __call__(self, game, state, moves, rng):
+        if self.next < len(self.drawn):
+            i = self.drawn[self.next]
+            self.next += 1
+            return moves[i]
+        return moves[rng._randbelow(len(moves))]
 
 
 def _draw(outcomes, rng):

@@ -119,3 +119,26 @@ def test_a_failure_in_the_kernel_comes_out_as_the_languages_error(tmp_path):
     with pytest.raises(RuleError):
         compiled.playout(compiled.new_state(0), rng=random.Random(3))
     assert compiled.kernel_fallbacks == 1
+
+
+# The same, with a chance step before each move: explored games draw it with the policy's
+# generator (explicit chance), which the kernel leaves to the loop.
+BREAKS_AFTER_CHANCE = BREAKS_A_BOUND.replace("""          - choose: [take]""", """          - chance: luck
+            from: "[1, 2, 3]"
+          - choose: [take]""")
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_failure_after_chance_steps_comes_out_as_the_languages_error(tmp_path, explicit):
+    path = write_ruleset(tmp_path, BREAKS_AFTER_CHANCE, "breaks-after-chance")
+    errors = {}
+    for backend in ("reference", "compiled"):
+        game = load_game(path, backend=backend)
+        game.explicit_chance = explicit
+        rng = random.Random(8)
+        with pytest.raises(RuleError) as caught:
+            game.playout(game.new_state(0), rng=rng)
+        errors[backend] = (caught.value.code, caught.value.span, rng.getstate())
+        if backend == "compiled":
+            assert game.kernel_fallbacks == 1
+    assert errors["compiled"] == errors["reference"]

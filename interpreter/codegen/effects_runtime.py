@@ -14,7 +14,7 @@ from operator import is_
 from meeple.dsl.values import Item
 
 from .. import rng
-from ..store import check_bounds, check_depth, note_write, read_in, remove_item, replace_in, zone_set
+from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_set
 from ..context import COST_LIMIT
 from .runtime import Deopt
 
@@ -214,6 +214,6 @@ def names(face_declared: bool) -> dict:
         "_faces": faces_checked if face_declared else faces, "_flip": flip_checked if face_declared else flip,
         "_players": players_of, "_deal": deal, "_undo_props": undo_props, "_take_out": take_out,
         "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
-        "_read_in": read_in, "_replace_in": replace_in, "_note_write": note_write,
+        "_read_in": read_in, "_replace_in": replace_in,
         "_CHOOSABLE": frozenset({str, bool, int}),
     }

@@ -21,6 +21,7 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import FUNCTIONS
 
+from ..store import note_write
 from .emit_expr import _VAR_KINDS, BOOL, Code, ExprEmitter, Unit
 
 
@@ -40,6 +41,7 @@ def quantifier(module, node, env: dict, unit: Unit, walk: Code) -> Code | None:
     elements = ExprEmitter(unit).emit(first.iter, env, plain=True).text
     i = _element_function(module, node, x, body, keyed, unit.scope)
     module.incremental_sites[i] = (node.func, tuple(sorted(keyed)), tuple(sorted(whole)))
+    module.ns["_note_write"] = note_write  # from now on generated writes are journaled for it
     return Code(f"(_inc(ctx, {i}, {elements}, Q{i}) if len({elements}) >= {FEW} else {walk.text})", BOOL)
 
 

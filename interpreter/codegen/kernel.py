@@ -8,7 +8,7 @@ are listed as plain tuples (emit_action, `tag`), and the chosen one is played by
 binding its values and calling the action's generated effects.  The state is the
 playout's own copy, changed in place as `_play_in_place` would change it.
 
-    def PLAYOUT(game, state, below, limit, played):
+    def PLAYOUT(game, state, below, limit, played, drawn):
         L = state.locals
         ...
         while True:
@@ -21,9 +21,10 @@ playout's own copy, changed in place as `_play_in_place` would change it.
 It returns the number of moves played, with `state.pc` where it stopped: at the end of
 the game, at the move limit, or at a point it does not run (an explicit chance step,
 whose outcome is the policy's draw), which the caller plays the usual way before
-handing back.  Any exception means only "not here": `Game.playout` then replays
-the whole playout from its start with the reference loop (kernel_runs), which raises
-the language's own error with its place.  The kernel must therefore only ever reach the
+handing back.  It notes every index it draws in `drawn`.  Any exception means only
+"not here": `Game.playout` then plays the whole playout again from its start with the
+move-by-move loop, feeding it those indices first, so the loop meets the same trouble at
+the same move and raises the language's own error with its place.  The kernel must therefore only ever reach the
 state the reference loop reaches; tests/test_kernel.py and the differential harness
 compare both, step by step and at the end.
 """
@@ -80,7 +81,7 @@ class _KernelWriter:
                     self.enumerator(name)
         emit = self.lines.append
         emit("# the whole random playout, for Game.playout (codegen/kernel.py)")
-        emit("def PLAYOUT(game, state, below, limit, played):")
+        emit("def PLAYOUT(game, state, below, limit, played, drawn):")
         emit("    L = state.locals")
         emit("    ctx = _Ctx(game, state)")
         emit("    ctx.bindings = L")
@@ -200,7 +201,7 @@ class _KernelWriter:
                      "if not out:", *("    " + x for x in self.responded(p, "passes + 1")), "    continue"]
         else:
             lines = [*self.decider(p), "out = []", *listing, "if not out:", f"    pc = {p.next}", "    continue"]
-        lines += ["if played >= limit:", "    break", "m = out[below(len(out))]",
+        lines += ["if played >= limit:", "    break", "i = below(len(out))", "drawn.append(i)", "m = out[i]",
                   "ctx.bindings = B = L.copy()", "ctx.cost = 0", "B['player'] = m[1]", "a = m[0]"]
         for n, action in enumerate(actions):
             tag = self.tags[action.name]
