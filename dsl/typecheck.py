@@ -27,11 +27,36 @@ def infer_type(expr: A.Expr, scope: Scope) -> tuple[Type, list[Diagnostic]]:
     return checker.visit(expr, scope), checker.diags
 
 
-def expect_type(expr: A.Expr, scope: Scope, expected: Type, what: str) -> list[Diagnostic]:
+def expect_type(expr: A.Expr, scope: Scope, expected: Type, what: str, code: str = "T403") -> list[Diagnostic]:
     t, diags = infer_type(expr, scope)
-    if not expected.accepts(t):
-        diags.append(Diagnostic("T403", f"{what} must be {expected}, found {t}", expr.span))
+    if not expected.accepts(t) and not (code == "T410" and _empty_place(expected, t)):
+        diags.append(Diagnostic(code, f"{what} must be {expected}, found {t}", expr.span))
     return diags
+
+
+def _empty_place(place: Type, value: Type) -> bool:
+    """`none` is the value of an item-typed place that holds no item."""
+    return place.name == "item" and value.name == "none"
+
+
+def check_assignment(assign: A.Assign, scope: Scope) -> list[Diagnostic]:
+    """T410: an assignment whose value can never be stored in its target, such as a text
+    into an int variable (`winner = 'nobody'`): found now, not when the effect first runs.
+    `=` and `+=` need a value of the target's type (`+=` then adds ints or joins texts or
+    lists); `-=` and `*=` need ints on both sides.  The value's own problems are reported
+    here too; the target's are the assignment checks' (T408)."""
+    target, _ = infer_type(assign.target, scope)
+    if assign.op in ("-=", "*="):
+        diags = expect_type(assign.value, scope, INT, f"the value of '{assign.op}'", "T410")
+        if not INT.accepts(target):
+            diags.append(Diagnostic("T410", f"'{assign.op}' needs an int to change, found {target}",
+                                    assign.target.span))
+        return diags
+    if assign.op == "+=" and target.name not in ("int", "str", "list", "any"):
+        _, diags = infer_type(assign.value, scope)
+        return diags + [Diagnostic("T410", f"'+=' adds to an int, a str or a list, found {target}",
+                                   assign.target.span)]
+    return expect_type(assign.value, scope, target, "the value assigned here", "T410")
 
 
 def join(a: Type, b: Type) -> Type:
