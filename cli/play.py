@@ -21,7 +21,7 @@ from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
 from .phrases import phrase
-from .render import console, label, rule, move_text, rejection_text, show_moves, show_view
+from .render import console, label, move_text, rejection_text, rule, show_moves, show_view
 
 
 class Seat:

@@ -40,7 +40,7 @@ def diagnostics(tmp_path, assignment):
     ("note = 3", 23),
     ("seen = 'a'", 23),                # a text is not a list
     ("winner += 'x'", 26),
-    ("note -= 1", 16),                # '-=' changes only an int: the target is pointed at
+    ("winner -= 'x'", 26),            # '-=' and '*=' take an int
     ("winner *= 'x'", 26),
 ])
 def test_a_value_of_the_wrong_type_is_T410_at_its_place(tmp_path, assignment, col):
