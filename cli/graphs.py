@@ -8,6 +8,9 @@ import networkx as nx
 from rich.markup import escape
 
 
+FORMATS = ("dot", "graphml", "json")  # what export_flow and export_states write
+
+
 def _label(g, n):
     d = g.nodes[n]
     text = d["op"]

@@ -20,6 +20,7 @@ from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.loading import BACKENDS
 from meeple.interpreter.saves import CorruptFile
 
+from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_player_count
 from .render import console, error_console, fail, print_diagnostics
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -39,7 +40,8 @@ def _checked_backend(backend: Optional[str]) -> Optional[str]:
     return backend
 
 
-def _game(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None):
+def _game(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None,
+          refused_as: str = ""):
     backend = _checked_backend(backend)
     opts = {}
     for o in options or []:
@@ -50,7 +52,15 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
     try:
         return load_game(name, players, opts, backend)
     except ValueError as exc:
-        fail(str(exc))
+        fail(refused_as + str(exc))
+
+
+def _game_for_save(name: str, path: Path, players: Optional[int], options, backend):
+    """The game a save continues: with the save's own player count unless -p is given
+    (a -p that differs from the save's is then refused, at the save's field)."""
+    if players is not None:
+        return _game(name, players, options, backend)
+    return _game(name, saved_player_count(path), options, backend, refused_as=f"{path}: ")
 
 
 def _read_save(g, path: Path):
@@ -120,12 +130,12 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
          backend: Optional[str] = _backend_option()):
     """Play a game in the terminal, hot-seat and/or against random bots."""
     from .play import run_play
-    g = _game(game, players, option, backend)
-    seats = set(range(g.player_count)) if bots == "all" else \
-        {int(x) for x in bots.split(",") if x.strip().isdigit()}
+    g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
+    seats = bot_seats(bots, g.player_count)
     prior = []
     if load:
         # The game goes on from the save's own seed and moves; --seed then seeds only the bots.
+        # The seed is not shown here: it decides every hidden card (it is shown at the end).
         saved = _read_save(g, load)
         state, prior, bot_seed = saved.state, saved.moves, saved.seed if seed is None else seed
         seed = saved.seed
@@ -133,7 +143,8 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
         state, bot_seed = g.new_state(seed), seed
-    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players")
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players" +
+                  (f" · a saved game, after {len(prior)} moves" if load else ""))
     run_play(g, state, seed, seats, lang, str(log) if log else None,
              bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
 
@@ -163,6 +174,8 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              backend: Optional[str] = _backend_option()):
     """Play N games between random bots and summarise lengths, wins and scores."""
     from .simulate import print_summary, run_simulation
+    at_least(games, 1, "--games")
+    at_least(max_moves, 1, "--max-moves")
     g = _game(game, players, option, backend)
     summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check,
                              jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options), g.backend))
@@ -228,17 +241,13 @@ def conformance(game: str, as_json: bool = typer.Option(False, "--json")):
 
 
 @app.command("test")
-def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or folders")):
-    """Run scenario files; exit 0 if all pass, 1 otherwise."""
+def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or folders, ruleset folders "
+                                                "or shipped ruleset names")):
+    """Run scenario files (of a ruleset folder or a shipped ruleset: its scenarios/);
+    exit 0 if all pass, 1 otherwise."""
     from meeple.interpreter.scenario import ScenarioFileError, load_scenarios, run_scenario
-    files = []
-    for p in paths:
-        if p.is_dir():
-            files += sorted(p.rglob("*.yaml"))
-        elif p.exists():
-            files.append(p)
-        else:
-            fail(f"no such file or folder: {p}")
+    from .scenario_files import scenario_files
+    files = scenario_files(paths)
     passed = failed = 0
     for f in files:
         try:
@@ -265,6 +274,8 @@ def graph(game: str,
           states: bool = typer.Option(False, "--states", help="explore the reachable states"),
           flow: bool = typer.Option(False, "--flow", help="export the flow graph (the default)"),
           sample_n: int = typer.Option(0, "--sample", help="estimate statistics from N random playouts"),
+          max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
+                                        help="with --sample: stop a random game that runs longer"),
           players: Optional[int] = typer.Option(None, "--players", "-p"),
           seed: int = typer.Option(0, "--seed", "-s"),
           load: Optional[Path] = typer.Option(None, "--load", help="explore from a saved state"),
@@ -277,12 +288,16 @@ def graph(game: str,
           option: Optional[List[str]] = typer.Option(None, "--option"),
           backend: Optional[str] = _backend_option()):
     """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
-    from .graphs import export_flow, export_states, print_sample, print_stats
+    from .graphs import FORMATS, export_flow, export_states, print_sample, print_stats
+    at_least(sample_n, 0, "--sample")
+    at_least(max_moves, 1, "--max-moves")
+    if fmt is not None:
+        known_format(fmt, FORMATS, " (DOT becomes SVG with Graphviz: dot -Tsvg)")
     if states or sample_n:
-        g = _game(game, players, option, backend)
+        g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
         if sample_n:
             from meeple.interpreter.sampling import sample
-            report = sample(g, sample_n, seed)
+            report = sample(g, sample_n, seed, max_moves)
             console.print_json(json.dumps(report)) if as_json else print_sample(report)
             return
         from meeple.interpreter.explore import explore
@@ -291,7 +306,10 @@ def graph(game: str,
         ex = explore(g, root, depth, max_states, seconds)
         stats = summarize(ex)
         if fmt:
-            text = export_states(ex, fmt)
+            try:
+                text = export_states(ex, fmt)
+            except ValueError as exc:  # too many states for a DOT picture
+                fail(str(exc))
             if output:
                 output.write_text(text, encoding="utf-8")
                 error_console.print(f"written {escape(str(output))}")
@@ -314,11 +332,14 @@ def graph(game: str,
 def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
          players: Optional[int] = typer.Option(None, "--players", "-p"),
          seed: int = typer.Option(0, "--seed", "-s"),
-         max_moves: int = typer.Option(5000, "--max-moves"),
+         max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
+                                       help="with --sample: stop a random game that runs longer"),
          backend: Optional[str] = _backend_option()):
     """Warnings about a ruleset: unused declarations, rules that never apply,
     unreachable steps; with --sample, what random games reveal.  Exit 1 if any."""
     from meeple.interpreter.lint import lint as run_lint
+    at_least(sample_n, 0, "--sample")
+    at_least(max_moves, 1, "--max-moves")
     rules = load_rules(game, _checked_backend(backend))
     g = _game(game, players, backend=backend) if sample_n else None
     diags, _ = run_lint(rules, g, sample_n, seed, max_moves)

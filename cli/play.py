@@ -21,7 +21,7 @@ from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
 from .phrases import phrase
-from .render import console, label, move_text, rejection_text, show_moves, show_view
+from .render import console, label, move_text, rejection_text, rule, show_moves, show_view
 
 
 class Seat:
@@ -45,7 +45,7 @@ class RandomBot:
     """Picks uniformly among the legal moves, from its own seeded generator
     (never the game's, so a bot cannot learn hidden information from it)."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | str):
         self.random = random.Random(seed)
 
     def pick(self, seat: Seat) -> int:
@@ -56,6 +56,20 @@ def bot_move(bot, game, state, player):
     """Ask `bot` for `player`'s move; it sees that player's seat, never the state."""
     moves = game.legal_moves(state, player)
     return moves[bot.pick(Seat(game, state, player, moves))]
+
+
+class TableBots:
+    """The bots at a table with people.  Each bot move is drawn by a generator seeded
+    with the bot seed, the move's number and the player, not by one generator that runs
+    on: so after an undo the bots answer the same moves with the same moves, and a
+    continued save goes on as the game would have."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+
+    def move(self, game, state, player):
+        bot = RandomBot(f"{self.seed}:{state.move_count}:{player}")
+        return bot_move(bot, game, state, player)
 
 
 class Table:
@@ -94,7 +108,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
     """`prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
     save's), so that saves and the log written here record the whole game."""
     history = []  # (state_before, move)
-    bot = RandomBot(bot_seed)
+    bots_at_table = TableBots(bot_seed)
     humans = [p for p in range(game.player_count) if p not in bots]
     table = Table(humans)
     seated = None  # the human whose view the screen shows
@@ -105,7 +119,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             break
         player = game.current_players(state)[0]
         if player in bots:
-            move = bot_move(bot, game, state, player)
+            move = bots_at_table.move(game, state, player)
             if not humans and not quiet_bots:
                 shown_turn = _spectate(game, state, move, lang, shown_turn)
             table.record(len(history), move)
@@ -120,7 +134,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 console.print("\n[yellow]input ended; game left unfinished[/]")
                 return state, history
         seated = player
-        console.rule(phrase(lang, "player {p} to move", p=player) +
+        rule(phrase(lang, "player {p} to move", p=player) +
                      (f" · {label(game, state.phase, lang)}" if state.phase else ""))
         table.tell(game, history, player, lang)
         show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
@@ -184,7 +198,7 @@ def _spectate(game, state, move, lang, shown_turn):
     """Bots only: nobody sits at the table, so the moves are shown as they are."""
     player = move.player
     if shown_turn != (state.phase, player):
-        console.rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
+        rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
                      f"{phrase(lang, 'player {p}', p=player)}" +
                      (f" · {label(game, state.phase, lang)}" if state.phase else ""))
     console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
@@ -208,7 +222,7 @@ def _undo(history, player, humans):
 
 def show_result(game, state, lang: str | None = None, seed: int | None = None):
     out = game.outcome(state)
-    console.rule(phrase(lang, "game over"))
+    rule(phrase(lang, "game over"))
     console.print(f"{phrase(lang, 'reason')}: {escape(label(game, out.reason, lang))}")
     for p in range(game.player_count):
         tb = f"  {phrase(lang, 'tie-breaks')} {list(out.tiebreaks[p])}" if out.tiebreaks[p] else ""

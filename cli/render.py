@@ -7,8 +7,9 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -17,11 +18,37 @@ from meeple.interpreter.moves import format_value
 
 from .phrases import phrase
 
+PIPED_WIDTH = 100_000  # "no wrapping" for rich, which always lays text out to some width
+RULE_WIDTH = 80  # a rule's width in piped output, where the console is PIPED_WIDTH wide
+
+
+class _Console(Console):
+    """A terminal's lines wrap at its width.  Output to a pipe or a file is read by
+    programs (grep, diff, a test) for which a line is a record, so there a line is never
+    cut; rich would cut it at 80 columns.  COLUMNS, when set, still decides."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = Console.size.fget(self)
+        if self.is_terminal or self._width is not None or "COLUMNS" in self._environ:
+            return size
+        return ConsoleDimensions(PIPED_WIDTH, size.height)
+
+    @size.setter
+    def size(self, new_size) -> None:
+        Console.size.fset(self, new_size)
+
+
 # No emoji codes and no highlighting: user text such as `game.yaml:100:` must print as
 # written (with emoji on, `:100:` becomes a picture).  Markup stays on for our own styles,
 # so user text inside a styled line is always passed through `escape`.
-console = Console(highlight=False, emoji=False)
-error_console = Console(stderr=True, highlight=False, emoji=False)
+console = _Console(highlight=False, emoji=False)
+error_console = _Console(stderr=True, highlight=False, emoji=False)
+
+
+def rule(title: str) -> None:
+    """A horizontal rule with a title: the terminal's width, or RULE_WIDTH when piped."""
+    console.print(Rule(title), width=None if console.width < PIPED_WIDTH else RULE_WIDTH)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -27,11 +27,31 @@ def infer_type(expr: A.Expr, scope: Scope) -> tuple[Type, list[Diagnostic]]:
     return checker.visit(expr, scope), checker.diags
 
 
-def expect_type(expr: A.Expr, scope: Scope, expected: Type, what: str) -> list[Diagnostic]:
+def expect_type(expr: A.Expr, scope: Scope, expected: Type, what: str, code: str = "T403") -> list[Diagnostic]:
     t, diags = infer_type(expr, scope)
-    if not expected.accepts(t):
-        diags.append(Diagnostic("T403", f"{what} must be {expected}, found {t}", expr.span))
+    if not expected.accepts(t) and not (code == "T410" and _empty_place(expected, t)):
+        diags.append(Diagnostic(code, f"{what} must be {expected}, found {t}", expr.span))
     return diags
+
+
+def _empty_place(place: Type, value: Type) -> bool:
+    """`none` is the value of an item-typed place that holds no item."""
+    return place.name == "item" and value.name == "none"
+
+
+def check_assignment(assign: A.Assign, scope: Scope) -> list[Diagnostic]:
+    """T410: an assigned value of a kind its target can never hold, such as a text into
+    an int variable (`winner = 'nobody'`): found now, not when the effect first runs.
+    `=` and `+=` need a value of the target's kind (`+=` then adds ints or joins texts
+    or lists); `-=` and `*=` an int value.  Only the outer kind is compared (an int, a
+    text, a list...): the elements of a list, and `-=`/`*=` on a target that is not an
+    int, are left to the run-time checks (R701, R702), as they were before T410.  The
+    value's own problems are reported here too; the target's are T408's."""
+    if assign.op in ("-=", "*="):
+        return expect_type(assign.value, scope, INT, f"the value of '{assign.op}'", "T410")
+    target, _ = infer_type(assign.target, scope)
+    outer = {"list": list_of(), "map": map_of()}.get(target.name, target)
+    return expect_type(assign.value, scope, outer, "the value assigned here", "T410")
 
 
 def join(a: Type, b: Type) -> Type:

@@ -8,7 +8,7 @@ from .. import expr_ast as A
 from ..diagnostics import Diagnostic
 from ..model import Effect, FlowNode, Ruleset
 from ..names import global_scope
-from ..typecheck import expect_type, infer_type
+from ..typecheck import check_assignment, expect_type, infer_type
 from ..types import BOOL, INT
 from ..walk import all_sites
 
@@ -41,10 +41,12 @@ def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
         elif site.role == "var_target":
             yield from _check_place(site, zone=False)
         elif site.role == "assign":
-            assign = site.expr
-            yield from _check_place(site, zone=False, target=assign.target)
-            _, diags = infer_type(assign.value, site.scope)
-            yield from diags
+            place = list(_check_place(site, zone=False, target=site.expr.target))
+            yield from place
+            if place:  # not a place that can be written: its type says nothing
+                yield from infer_type(site.expr.value, site.scope)[1]
+            else:
+                yield from check_assignment(site.expr, site.scope)
 
 
 def count_expressions(rs: Ruleset) -> set[int]:
