@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .render import fail
+from meeple.interpreter.sampling import RANDOM_GAME_MOVES  # noqa: F401 - the CLI's default too
 
-# Random games of the shipped rulebook games run to ~6,000 moves (Valdora); a limit
-# far above that stops only a game that never ends, not a long one.
-RANDOM_GAME_MOVES = 100_000
+from .render import fail
 
 
 def at_least(value: int, minimum: int, option: str) -> int:
@@ -44,11 +42,14 @@ def bot_seats(text: str, player_count: int) -> set[int]:
     return seats
 
 
-def saved_player_count(path: Path) -> int | None:
-    """The player count a save was made with, read before the game is built, so `--load`
-    needs no `-p` again.  A count that is not a whole number is passed over here; reading
-    the save proper reports it, at its field."""
+def saved_setup(path: Path) -> tuple[int | None, dict | None]:
+    """The player count and options a save was made with, read before the game is built,
+    so `--load` needs neither `-p` nor `-o` again.  A count that is not a whole number, or
+    options that are not a map, are passed over here; reading the save proper reports
+    them, at their field."""
     from meeple.interpreter.saves import parse_json, read_text
     data = parse_json(read_text(path, "save"), path, "save")
-    players = data.get("players") if isinstance(data, dict) else None
-    return players if isinstance(players, int) and not isinstance(players, bool) else None
+    data = data if isinstance(data, dict) else {}
+    players, options = data.get("players"), data.get("options")
+    return (players if isinstance(players, int) and not isinstance(players, bool) else None,
+            options if isinstance(options, dict) else None)

@@ -20,7 +20,7 @@ from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.loading import BACKENDS
 from meeple.interpreter.saves import CorruptFile
 
-from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_player_count
+from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup
 from .render import console, error_console, fail, print_diagnostics
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -41,9 +41,10 @@ def _checked_backend(backend: Optional[str]) -> Optional[str]:
 
 
 def _game(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None,
-          refused_as: str = ""):
+          refused_as: str = "", preset: Optional[dict] = None):
+    """`preset`: options already read (a save's), used when no -o is given."""
     backend = _checked_backend(backend)
-    opts = {}
+    opts = dict(preset) if preset and not options else {}
     for o in options or []:
         key, eq, value = o.partition("=")
         if not eq:
@@ -56,11 +57,11 @@ def _game(name: str, players: Optional[int], options: Optional[List[str]] = None
 
 
 def _game_for_save(name: str, path: Path, players: Optional[int], options, backend):
-    """The game a save continues: with the save's own player count unless -p is given
-    (a -p that differs from the save's is then refused, at the save's field)."""
-    if players is not None:
-        return _game(name, players, options, backend)
-    return _game(name, saved_player_count(path), options, backend, refused_as=f"{path}: ")
+    """The game a save continues: with the save's own player count and options unless -p
+    or -o is given (one that differs from the save's is then refused, at the save's field)."""
+    saved_players, saved_options = saved_setup(path)
+    return _game(name, players if players is not None else saved_players, options, backend,
+                 refused_as=f"{path}: ", preset=saved_options)
 
 
 def _read_save(g, path: Path):

@@ -16,7 +16,7 @@ from meeple.dsl.load import check_ruleset
 
 from .label_check import label_diagnostics
 from .lint_hidden import who_is_asked_diagnostics
-from .sampling import sample
+from .sampling import RANDOM_GAME_MOVES, sample
 
 
 def flow_diagnostics(rules) -> list[Diagnostic]:
@@ -67,7 +67,7 @@ def flow_diagnostics(rules) -> list[Diagnostic]:
     return out
 
 
-def sampled_diagnostics(game, playouts: int, seed: int = 0, max_moves: int = 5000):
+def sampled_diagnostics(game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAME_MOVES):
     report = sample(game, playouts, seed, max_moves)
     out = []
     for name, stats in report["actions"].items():
@@ -85,7 +85,7 @@ def sampled_diagnostics(game, playouts: int, seed: int = 0, max_moves: int = 500
     return out, report
 
 
-def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = 5000):
+def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = RANDOM_GAME_MOVES):
     diags = [d for d in check_ruleset(rules.ruleset)]
     diags += flow_diagnostics(rules)
     diags += label_diagnostics(rules.ruleset)

@@ -10,8 +10,12 @@ from collections import Counter, defaultdict
 
 from .game import Game
 
+# Where a random game is given up as unfinished: far above the longest shipped game
+# (valdora's random games run to several thousand moves).
+RANDOM_GAME_MOVES = 100_000
 
-def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = 5000) -> dict:
+
+def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAME_MOVES) -> dict:
     rnd = random.Random(seed)
     lengths, unfinished = [], 0
     branching = defaultdict(list)  # phase -> legal-move counts at decisions

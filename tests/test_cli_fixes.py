@@ -69,6 +69,16 @@ def test_a_save_is_continued_with_its_own_player_count_and_seed(tmp_path):
     assert other.returncode == 2 and "corrupt save [D004]: players: saved with 3 players, not 2" in other.stderr
 
 
+def test_a_save_is_continued_with_its_own_options(tmp_path):
+    save = tmp_path / "small.json"
+    first = run("play", "nim", "-o", "heaps=[2,2]", "--seed", "3", "--bots", "1", input=f"1\ns {save}\nq\n")
+    assert first.exit_code == 0, first.output
+    # No -o: the save's heaps, not the ruleset's default ones.
+    again = run("play", "nim", "--load", save, "--bots", "1", input="1\n" * 10)
+    assert again.exit_code == 0, again.output
+    assert "game over" in again.output and "corrupt" not in again.output
+
+
 def test_a_save_with_a_player_count_the_ruleset_refuses_names_the_file(tmp_path):
     save = tmp_path / "s.json"
     assert run("play", "nim", "--bots", "1", input=f"s {save}\nq\n").exit_code == 0
