@@ -56,3 +56,18 @@ def write_ruleset(tmp_path, text: str, name: str) -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     return str(path)
+
+
+def every_configuration():
+    """(ruleset, player count) for every shipped ruleset, the example and the test games,
+    at every player count each supports: what the back-end comparisons run over."""
+    import pytest
+    from pathlib import Path
+    from meeple.interpreter import list_rulesets
+    root = Path(__file__).resolve().parent.parent
+    names = list_rulesets() + [str(p) for p in sorted((root / "examples").iterdir()) if p.is_dir()] + \
+        [str(p) for p in sorted((root / "tests" / "games").iterdir()) if p.is_dir()]
+    for name in names:
+        info = load_rules(name).ruleset.game
+        for players in range(info.min_players, info.max_players + 1):
+            yield pytest.param(name, players, id=f"{Path(name).name}-{players}p")

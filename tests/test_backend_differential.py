@@ -15,23 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from meeple.interpreter import differential, list_rulesets, load_game, load_rules
+from meeple.interpreter import differential, list_rulesets, load_game
 from meeple.interpreter.differential import compare_backends, first_difference
+
+from ruleset_support import every_configuration
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter"}  # hundreds to thousands of moves
 
 
-def _configurations():
-    names = list_rulesets() + [str(p) for p in sorted((ROOT / "examples").iterdir()) if p.is_dir()] + \
-        [str(p) for p in sorted((ROOT / "tests" / "games").iterdir()) if p.is_dir()]
-    for name in names:
-        info = load_rules(name).ruleset.game
-        for players in range(info.min_players, info.max_players + 1):
-            yield pytest.param(name, players, id=f"{Path(name).name}-{players}p")
-
-
-@pytest.mark.parametrize("name,players", list(_configurations()))
+@pytest.mark.parametrize("name,players", list(every_configuration()))
 def test_back_ends_agree_at_every_step(name, players):
     if Path(name).name in LONG:
         report = compare_backends(name, players, games=1, seed=20 + players, max_moves=300, view_every=10)
@@ -44,7 +37,7 @@ def test_back_ends_agree_at_every_step(name, players):
 
 
 def test_every_shipped_ruleset_is_covered():
-    covered = {Path(p.values[0]).name for p in _configurations()}
+    covered = {Path(p.values[0]).name for p in every_configuration()}
     assert set(list_rulesets()) <= covered
     assert "high-card" in covered
 

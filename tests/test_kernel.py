@@ -10,23 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from meeple.interpreter import list_rulesets, load_game, load_rules
+from meeple.interpreter import list_rulesets, load_game
 from meeple.interpreter.context import RuleError
 from meeple.interpreter.flowgraph import CHANCE
 
-from ruleset_support import write_ruleset
+from ruleset_support import every_configuration, write_ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
 LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter"}
-
-
-def _configurations():
-    names = list_rulesets() + [str(p) for p in sorted((ROOT / "examples").iterdir()) if p.is_dir()] + \
-        [str(p) for p in sorted((ROOT / "tests" / "games").iterdir()) if p.is_dir()]
-    for name in names:
-        info = load_rules(name).ruleset.game
-        for players in range(info.min_players, info.max_players + 1):
-            yield pytest.param(name, players, id=f"{Path(name).name}-{players}p")
 
 
 def uniform(game, state, moves, rng):
@@ -47,7 +37,7 @@ def _same_playouts(game, seeds, max_moves=None):
         assert start.to_data() == before, f"seed {seed}: the playout changed its start"
 
 
-@pytest.mark.parametrize("name,players", list(_configurations()))
+@pytest.mark.parametrize("name,players", list(every_configuration()))
 def test_the_kernel_reaches_the_loops_final_state(name, players):
     game = load_game(name, players, backend="compiled")
     if Path(name).name in LONG:
