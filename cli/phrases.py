@@ -28,6 +28,13 @@ PHRASES = {
         "player {p}: take the seat and press Enter": "{p}. játékos: ülj a géphez, és nyomj Entert",
         "you have no move to undo": "nincs visszavonható lépésed",
         "this game was dealt with seed {seed}": "a játék keverési magja: {seed}",
+        "your area (player {p})": "a te területed ({p}. játékos)",
+        "table": "asztal",
+        "empty": "üres",
+        "{n} hidden": "{n} rejtett",
+        "you know": "ismered",
+        "yes": "igen",
+        "no": "nem",
     },
 }
 

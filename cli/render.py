@@ -10,10 +10,7 @@ from typing import NoReturn
 from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.rule import Rule
-from rich.table import Table
-from rich.text import Text
 
-from meeple.dsl.build import grid_column
 from meeple.interpreter.moves import format_value
 
 from .phrases import phrase
@@ -97,81 +94,13 @@ def rejection_text(game, rejection, lang: str | None) -> str:
 
 
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
-    """Print one player's view: variables, zones and whose turn it is."""
+    """Print one player's table (interpreter/display.py): their area, what the others
+    show, the common table and the boards, made from their view alone."""
+    from meeple.interpreter.display import TableText
     if title:
         console.print(f"[bold]{escape(title)}[/]")
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold cyan")
-    table.add_column()
-    if view.get("phase"):
-        table.add_row(phrase(lang, "phase"), Text(label(game, view["phase"], lang)))
-    board = _board_picture(game, view)
-    def tr(text):
-        return phrase(lang, label(game, text, lang))
-    for name, value in view["vars"].items():
-        if board and name == board[1]:
-            continue
-        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
-    for name, value in view["zones"].items():
-        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
-    for name, value in view.get("locals", {}).items():
-        table.add_row(Text(label(game, name, lang)), Text(_short(value, tr)))
-    console.print(table)
-    if board:
-        console.print(board[0], markup=False)
-    for line in view.get("log", [])[-3:]:
-        console.print(f"  [dim]{escape(line)}[/]")
-
-
-def _board_picture(game, view):
-    """A grid board whose nodes carry row/col and one str variable per node is drawn as a grid."""
-    for bname, g in game.boards.items():
-        if not all("row" in d and "col" in d for _, d in g.nodes(data=True)) or not g.nodes:
-            continue
-        nodes = set(g.nodes)
-        for vname, decl in game.rules.variables.items():
-            value = view["vars"].get(vname)
-            if isinstance(value, dict) and "$map" in value and set(value["$map"]) == nodes:
-                cells = value["$map"]
-                rows = max(d["row"] for _, d in g.nodes(data=True)) + 1
-                cols = max(d["col"] for _, d in g.nodes(data=True)) + 1
-                by_pos = {(d["row"], d["col"]): n for n, d in g.nodes(data=True)}
-                lines = []
-                for r in reversed(range(rows)):
-                    cells_text = []
-                    for c in range(cols):
-                        v = cells.get(by_pos.get((r, c)), "")
-                        cells_text.append(str(v) if v not in ("", None) else ".")
-                    lines.append(f"{r + 1:>2} " + " ".join(cells_text))
-                lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
-                return "\n".join(lines), vname
-    return None
-
-
-def _short(value, tr=str) -> str:
-    text = _plain_text(value, tr)
-    return text if len(text) < 200 else text[:197] + "..."
-
-
-def _plain_text(value, tr=str) -> str:
-    """A view value as text; `tr` translates map keys and text values (item ids are kept)."""
-    if isinstance(value, dict):
-        if "$map" in value:
-            return "{" + ", ".join(f"{tr(k)}: {_plain_text(v, tr)}" for k, v in value["$map"].items()) + "}"
-        if "$item" in value:
-            return value["$item"]
-        if "$pairs" in value:
-            return "{" + ", ".join(f"{_plain_text(k, tr)}: {_plain_text(v, tr)}" for k, v in value["$pairs"]) + "}"
-        return "{" + ", ".join(f"{tr(k)}: {_plain_text(v, tr)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_plain_text(v, tr) for v in value) + "]"
-    if value is None:
-        return "?"
-    if isinstance(value, bool):
-        return tr("true" if value else "false")
-    if isinstance(value, str):
-        return tr(value)
-    return str(value)
+    text = TableText(game, view, lang, words=lambda words, **kw: phrase(lang, words, **kw)).text()
+    console.print(text, markup=False, highlight=False)
 
 
 def show_moves(game, state, moves, lang: str | None = None) -> None:

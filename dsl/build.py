@@ -1,6 +1,8 @@
 """Located YAML -> Ruleset records.  Reports structure problems; never raises."""
 from __future__ import annotations
 
+import string
+
 import itertools
 
 from .build_flow import build_effects, build_flow, rule_of, value_span
@@ -123,7 +125,7 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
     return VarDecl(name, value_type, per, initial, lo, hi,
                    r.string(node.get("bounds", "error"), "bounds", node.span, ("error", "clamp")) or "error",
                    r.string(node.get("visibility", "all"), "visibility", node.span, ("all", "owner", "none"))
-                   or "all", node.span, rule_of(r, node), choices)
+                   or "all", node.span, rule_of(r, node), choices, node.get("show") is not False)
 
 
 def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
@@ -140,7 +142,7 @@ def build_zone(r: Reader, name: str, value) -> ZoneDecl | None:
                              ("all", "owner", "none", "top")) or "all",
                     r.string(node.get("face", "up"), "face", node.span, ("up", "down")) or "up",
                     r.expr(node["initial"], "the initial contents", node.span) if "initial" in node else None,
-                    node.span, rule_of(r, node))
+                    node.span, rule_of(r, node), node.get("show") is not False)
 
 
 def build_component(r: Reader, name: str, value) -> ComponentKind | None:
@@ -191,7 +193,43 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
     if "generate" in node:
         items += _generate_items(r, name, node, fields)
     sides = _build_sides(r, name, node["sides"], fields, props) if "sides" in node else None
-    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides)
+    show = _build_show(r, name, node["show"], fields, props, value_span(node, "show")) if "show" in node else None
+    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides, show)
+
+
+def _build_show(r: Reader, name: str, value, fields, props, span) -> str | None:
+    """`show: "{count} {gem} -> {points} points"`: each place names a field, a property,
+    `id` or `kind` of the item."""
+    if not isinstance(value, str):
+        return None  # reported by the shape pass
+    places = template_places(value)
+    if places is None:
+        r.error("S117", f"the display text of '{name}' is not well formed: write a place as {{name}} "
+                        "and a brace as {{ or }}", span)
+        return None
+    known = {*fields, *props, "id", "kind", "face"}
+    for place in places:
+        if place not in known:
+            r.error("N303", f"'{place}' is not a field or property of '{name}'", span,
+                    notes=[f"fields: {', '.join(fields) or '(none)'}; properties: {', '.join(props) or '(none)'}"])
+    return value
+
+
+def template_places(text: str) -> list[str] | None:
+    """The names a display text puts in its places, or None if it is not well formed
+    (only bare names are allowed: no format specs, conversions or indexing)."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:
+        return None
+    places = []
+    for _, place, spec, conversion in parsed:
+        if place is None:
+            continue
+        if not place.isidentifier() or spec or conversion:
+            return None
+        places.append(place)
+    return places
 
 
 def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None:

@@ -57,6 +57,7 @@ class ComponentKind:
     span: Span
     rule: str | None = None
     sides: "SidesDecl | None" = None
+    show: str | None = None  # the display template, such as "{value} points"
 
 
 @dataclass
@@ -81,6 +82,7 @@ class VarDecl:
     span: Span
     rule: str | None = None
     choices: tuple | None = None
+    shown: bool = True  # false: bookkeeping, left out of the play table
 
 
 @dataclass
@@ -93,6 +95,7 @@ class ZoneDecl:
     initial: Expr | None
     span: Span
     rule: str | None = None
+    shown: bool = True  # false: bookkeeping, left out of the play table
 
 
 @dataclass

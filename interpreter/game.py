@@ -733,6 +733,12 @@ class Game:
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)
 
+    def render(self, state: State, player: int, lang: str | None = None) -> str:
+        """The table as `player` sees it, as text (display.py): the same text `meeple play`
+        shows before that player's decision, made from their view alone."""
+        from .display import TableText
+        return TableText(self, self.view(state, player), lang).text()
+
     # -- packed states -----------------------------------------------------------------------
     def pack(self, state: State) -> tuple:
         """The position as one small hashable tuple, for a search that keeps many

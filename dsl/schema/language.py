@@ -70,6 +70,7 @@ VARIABLE_RECORD = Record("a variable", (
     RULE,
     Key("choices", CHOICES, doc="the values it may take"),
     DESCRIPTION,
+    Key("show", Boolean(), doc="false: bookkeeping, left out of the play table (still in views)"),
 ))
 VARIABLE = OneOf((TypeName(label="a type name (the short form)"), VARIABLE_RECORD),
                  label="a type name or a mapping")
@@ -104,6 +105,7 @@ COMPONENT = Record("a component", (
     RULE,
     DESCRIPTION,
     Key("sides", SIDES, doc="which fields each side of an item shows"),
+    Key("show", Text(), doc="how an item is shown to players: a text with {field} and {property} places"),
 ), needs=(("generate", "id"),))
 
 # -- zones, boards, definitions ----------------------------------------------
@@ -116,6 +118,7 @@ ZONE = Record("a zone", (
     Key("initial", Expression(), doc="the items it starts with"),
     RULE,
     DESCRIPTION,
+    Key("show", Boolean(), doc="false: bookkeeping, left out of the play table (still in views)"),
 ))
 
 ATTRIBUTES = MapOf(Data(), label="a mapping of attributes")

@@ -1,0 +1,193 @@
+"""One player's table as text: what `meeple play` prints and `Game.render` returns.
+
+It is made from the player's view (views.py) and nothing else, so it cannot show what
+the view hides: a hidden zone is a count, an item seen from one side is its visible
+fields, and only an item the player sees whole is named by its id and described by its
+kind's `show` text.  The table is grouped as a player sits at it: their own area, then
+each other player's (what they show openly), then the common table, then boards drawn
+as grids.  Variables and zones declared `show: false` are bookkeeping and left out.
+Every name and text goes through the ruleset's labels for `lang`.
+"""
+from __future__ import annotations
+
+from meeple.dsl.build import grid_column
+
+ROW_LIMIT = 400  # characters of one value before it is cut ("..."); a person reads a table
+
+
+class TableText:
+    def __init__(self, game, view: dict, lang: str | None = None, words=None):
+        self.game, self.view, self.lang = game, view, lang
+        self.words = words or (lambda text, **kw: text.format(**kw))  # the CLI's own words, translated
+        self.rules = game.rules
+        self.drawn = _board_drawing(game, view)
+
+    # -- the whole table ---------------------------------------------------------------------
+    def text(self) -> str:
+        viewer = self.view["viewer"]
+        sections = [(self.words("your area (player {p})", p=viewer), self.area(viewer))]
+        for p in range(self.game.player_count):
+            if p != viewer:
+                sections.append((self.words("player {p}", p=p), self.area(p)))
+        sections.append((self.words("table"), self.common()))
+        lines = []
+        if self.view.get("phase"):
+            lines.append(f"{self.words('phase')}: {self.label(self.view['phase'])}")
+        for title, rows in sections:
+            if rows:
+                lines.append(f"{title}:")
+                width = max(len(name) for name, _ in rows)
+                lines += [f"  {name.ljust(width)}  {value}" for name, value in rows]
+        if self.drawn:
+            lines.append(self.drawn[0])
+        for line in self.view.get("log", [])[-3:]:
+            lines.append(f"  {line}")
+        return "\n".join(lines)
+
+    def area(self, player: int) -> list[tuple[str, str]]:
+        """A player's own variables and zones, as far as the view holds them."""
+        rows = []
+        for name, decl in self.rules.variables.items():
+            if decl.per != "player" or not decl.shown or name not in self.view["vars"]:
+                continue
+            value = self.view["vars"][name]
+            if isinstance(value, dict):  # visible to its owner only: {"<owner>": value}
+                if str(player) not in value:
+                    continue
+                value = value[str(player)]
+            else:
+                value = value[player]
+            rows.append((self.label(name), self.value(value)))
+        for name, decl in self.rules.zones.items():
+            if decl.per == "player" and decl.shown:
+                rows.append((self.label(name), self.zone(self.view["zones"][name][player])))
+        return rows
+
+    def common(self) -> list[tuple[str, str]]:
+        rows = []
+        for name, decl in self.rules.variables.items():
+            if decl.per == "player" or not decl.shown or name not in self.view["vars"]:
+                continue
+            if self.drawn and name == self.drawn[1]:
+                continue  # drawn as a grid below
+            rows.append((self.label(name), self.value(self.view["vars"][name])))
+        for name, decl in self.rules.zones.items():
+            if decl.per == "player" or not decl.shown:
+                continue
+            contents = self.view["zones"][name]
+            if decl.per is None:
+                rows.append((self.label(name), self.zone(contents)))
+            else:
+                rows += [(f"{self.label(name)} {self.label(key)}", self.zone(sub)) for key, sub in contents.items()]
+        return rows
+
+    # -- values ----------------------------------------------------------------------------------
+    def zone(self, contents) -> str:
+        """A zone as the view gives it: its items, or a count with what shows of it."""
+        if isinstance(contents, list):
+            return self.items(contents) if contents else self.words("empty")
+        count = contents.get("count", 0)
+        if not count:
+            return self.words("empty")
+        parts, hidden = [], count
+        if "items" in contents:  # a bag, or a row with some items face down
+            visible = [x for x in contents["items"] if x != "?"]
+            if visible:
+                parts.append(self.items(visible))
+            hidden = count - len(visible)
+        elif contents.get("top") is not None:
+            parts.append(self.words("top") + ": " + self.item(contents["top"]))
+            hidden = count - 1
+        if hidden:
+            parts.append(self.words("{n} hidden", n=hidden))
+        if contents.get("known"):
+            parts.append(self.words("you know") + ": " + self.items(contents["known"]))
+        return self._cut("; ".join(parts))
+
+    def items(self, shown: list) -> str:
+        return self._cut(", ".join(self.item(x) for x in shown if x != "?"))
+
+    def item(self, shown) -> str:
+        """An item as the view gives it: its id (seen whole), its visible fields, or '?'."""
+        if isinstance(shown, str):
+            item = self.rules.items.get(shown)
+            if item is None:
+                return self.label(shown)
+            text = self.describe(item)
+            return f"{shown} ({text})" if text else shown
+        if isinstance(shown, dict) and "$item" in shown:
+            return self.item(shown["$item"])
+        if isinstance(shown, dict):  # one side of it: the fields that side shows
+            return "[" + ", ".join(f"{self.label(k)} {self.value(v)}" for k, v in shown.items()) + "]"
+        return "?"
+
+    def describe(self, item) -> str | None:
+        """The kind's `show` text filled with this item's fields and properties (in the
+        view's values where the view has them; an unchanged property is its default)."""
+        kind = self.rules.ruleset.components.get(item.kind)
+        if kind is None or kind.show is None:
+            return None
+        props = self.view.get("props", {}).get(item.id, {})
+        values = {"id": item.id, "kind": self.label(item.kind)}
+        for name in kind.fields:
+            values[name] = self.value(item.fields.get(name))
+        for name in (*kind.props, "face"):
+            values[name] = self.value(props[name] if name in props else self.game.prop_default(item, name))
+        return self.label(kind.show).format(**values)
+
+    def value(self, value) -> str:
+        if isinstance(value, dict):
+            if "$item" in value:
+                return self.item(value["$item"])
+            if "$map" in value:
+                return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in value["$map"].items()) + "}"
+            if "$pairs" in value:
+                return "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value["$pairs"]) + "}"
+            return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, list):
+            return self._cut("[" + ", ".join(self.value(v) for v in value) + "]")
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return self.words("yes" if value else "no")
+        if isinstance(value, str):
+            return self.label(value) if value else "—"
+        return str(value)
+
+    def label(self, name: str) -> str:
+        if self.lang:
+            table = self.rules.ruleset.game.labels.get(self.lang, {})
+            if name in table:
+                return table[name]
+        return name
+
+    @staticmethod
+    def _cut(text: str) -> str:
+        return text if len(text) <= ROW_LIMIT else text[:ROW_LIMIT - 3] + "..."
+
+
+def _board_drawing(game, view):
+    """A grid board whose nodes carry row and col, with a variable holding one value per
+    node, is drawn as a grid, coordinates as in move texts: (text, the variable drawn)."""
+    for _, graph in game.boards.items():
+        if not graph.nodes or not all("row" in d and "col" in d for _, d in graph.nodes(data=True)):
+            continue
+        nodes = set(graph.nodes)
+        for name in game.rules.variables:
+            value = view["vars"].get(name)
+            if not (isinstance(value, dict) and "$map" in value and set(value["$map"]) == nodes):
+                continue
+            cells = value["$map"]
+            rows = max(d["row"] for _, d in graph.nodes(data=True)) + 1
+            cols = max(d["col"] for _, d in graph.nodes(data=True)) + 1
+            at = {(d["row"], d["col"]): n for n, d in graph.nodes(data=True)}
+            lines = []
+            for r in reversed(range(rows)):
+                marks = []
+                for c in range(cols):
+                    v = cells.get(at.get((r, c)), "")
+                    marks.append(str(v) if v not in ("", None) else ".")
+                lines.append(f"{r + 1:>2} " + " ".join(marks))
+            lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
+            return "\n".join(lines), name
+    return None

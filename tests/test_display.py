@@ -1,0 +1,129 @@
+"""The table a player reads (interpreter/display.py, `Game.render`, `meeple play`):
+items described by their kind's `show` text, bookkeeping left out, labels applied, and
+nothing a player may not know, since the table is made from their view alone."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from meeple.dsl.load import check_ruleset, read_ruleset
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.knowledge import WHOLE
+
+from ruleset_support import write_ruleset
+
+SHOP = """
+game:
+  name: shop
+  players: 2
+  labels:
+    hu:
+      "{wood} wood + {cloth} cloth → {pay} coins": "{wood} fa + {cloth} posztó → {pay} tallér"
+      orders: megrendelések
+components:
+  order:
+    fields: {wood: int, cloth: int, pay: int}
+    items:
+      - {id: O-01, wood: 2, cloth: 1, pay: 6}
+      - {id: O-02, wood: 0, cloth: 3, pay: 7}
+      - {id: O-03, wood: 1, cloth: 1, pay: 3}
+      - {id: O-04, wood: 3, cloth: 0, pay: 5}
+    show: "{wood} wood + {cloth} cloth → {pay} coins"
+  lamp:
+    fields: {colour: str}
+    props: {lit: {type: bool, initial: false}}
+    generate: {colour: [red, green]}
+    id: "lamp-{colour}"
+    show: "{colour} lamp, lit: {lit}"
+zones:
+  orders: {kind: row, initial: "[o for o in items('order') if o.pay > 5]"}
+  hand: {per: player, kind: hand, visibility: owner,
+         initial: "[o for o in items('order') if o.pay <= 5 and (o.id == 'O-03') == (player == 0)]"}
+  lamps: {kind: row, initial: "items('lamp')"}
+variables:
+  coins: {per: player, initial: 3}
+  turns_taken: {initial: 0, show: false}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [light]
+actions:
+  light:
+    params: {lamp: "[l for l in lamps if not l.lit]"}
+    effects:
+      - set: ["lamp.lit = true", "turns_taken += 1"]
+end:
+  - when: "all(l.lit for l in lamps)"
+"""
+
+
+@pytest.fixture
+def shop(tmp_path):
+    return load_game(write_ruleset(tmp_path, SHOP, "shop"))
+
+
+def test_items_are_described_by_their_show_text(shop):
+    state = shop.new_state(0)
+    text = shop.render(state, 0)
+    assert "O-01 (2 wood + 1 cloth → 6 coins)" in text
+    assert "O-03 (1 wood + 1 cloth → 3 coins)" in text  # in player 0's own hand
+    assert "lamp-red (red lamp, lit: no)" in text
+    after = shop.apply(state, "light(lamp=lamp-red)")
+    assert "lamp-red (red lamp, lit: yes)" in shop.render(after, 1)
+
+
+def test_bookkeeping_is_left_out_and_areas_are_grouped(shop):
+    text = shop.render(shop.new_state(0), 0)
+    assert "turns_taken" not in text
+    mine, _, rest = text.partition("player 1:")
+    assert mine.startswith("your area (player 0):") and "O-03" in mine
+    theirs, _, table = rest.partition("table:")
+    assert re.search(r"hand +1 hidden", theirs) and "O-04" not in theirs  # player 1's hand is theirs alone
+    assert "O-01" in table and "O-02" in table
+
+
+def test_labels_translate_the_show_text(shop):
+    text = shop.render(shop.new_state(0), 0, lang="hu")
+    assert "O-01 (2 fa + 1 posztó → 6 tallér)" in text
+    assert "megrendelések" in text
+
+
+@pytest.mark.parametrize("show,code,col", [
+    ('"{wood} wood and {glue}"', "N303", 11),
+    ('"{pay:>3} coins"', "S117", 11),
+    ('"{2} of them"', "S117", 11),
+    ('"an open { brace"', "S117", 11),
+])
+def test_a_show_text_that_cannot_be_filled_is_reported_at_its_place(tmp_path, show, code, col):
+    text = SHOP.replace('show: "{wood} wood + {cloth} cloth → {pay} coins"', f"show: {show}")
+    path = write_ruleset(tmp_path, text, "shop")
+    rs, diags = read_ruleset(path)
+    if rs is not None:
+        diags += check_ruleset(rs)
+    line = text.splitlines().index(f"    show: {show}") + 1
+    assert (code, line, col) in {(d.code, d.span.line, d.span.col) for d in diags}
+
+
+def _leaked(game, state, player, text) -> list[str]:
+    """Ids of items the player does not see whole that appear in the text anyway."""
+    namer = game.namer(state, player)
+    return [item.id for item in game.rules.items.values()
+            if namer.sight(item) != WHOLE and re.search(rf"(?<![\w-]){re.escape(item.id)}(?![\w-])", text)]
+
+
+@pytest.mark.parametrize("name", list_rulesets())
+def test_the_table_names_no_item_its_reader_may_not_know(name):
+    game = load_game(name)
+    rnd = random.Random(11)
+    state = game.new_state(11)
+    for step in range(120):
+        if state.over:
+            break
+        if step % 10 == 0:
+            for p in range(game.player_count):
+                assert _leaked(game, state, p, game.render(state, p)) == [], f"step {step}, player {p}"
+        moves = game.legal_moves(state)
+        state = game.apply(state, moves[rnd.randrange(len(moves))])
