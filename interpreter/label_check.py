@@ -31,7 +31,16 @@ def shown_texts(rs, with_messages: bool = True) -> list[str]:
         return sorted(names)
     messages = {c.reason for a in rs.actions.values() for c in a.require if c.reason}
     messages |= {e.reason for e in rs.end if e.reason}
+    messages |= {k.show for k in rs.components.values() if k.show}  # an item's description
     return sorted(names) + sorted(messages)
+
+
+def display_diagnostics(rs) -> list[Diagnostic]:
+    """L109: a component kind with no `show` text reaches the table as bare ids, which
+    tell a player nothing about what the item does."""
+    return [Diagnostic("L109", f"component kind '{name}' has no 'show' text: players see its items as bare ids",
+                       kind.span, severity="warning")
+            for name, kind in rs.components.items() if kind.show is None and kind.items]
 
 
 def label_diagnostics(rs) -> list[Diagnostic]:

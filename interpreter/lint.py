@@ -14,7 +14,7 @@ import networkx as nx
 from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.load import check_ruleset
 
-from .label_check import label_diagnostics
+from .label_check import display_diagnostics, label_diagnostics
 from .lint_hidden import who_is_asked_diagnostics
 from .sampling import RANDOM_GAME_MOVES, sample
 
@@ -89,6 +89,7 @@ def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = RA
     diags = [d for d in check_ruleset(rules.ruleset)]
     diags += flow_diagnostics(rules)
     diags += label_diagnostics(rules.ruleset)
+    diags += display_diagnostics(rules.ruleset)
     diags += who_is_asked_diagnostics(rules.ruleset)
     report = None
     if playouts and game is not None:

@@ -127,3 +127,14 @@ def test_the_table_names_no_item_its_reader_may_not_know(name):
                 assert _leaked(game, state, p, game.render(state, p)) == [], f"step {step}, player {p}"
         moves = game.legal_moves(state)
         state = game.apply(state, moves[rnd.randrange(len(moves))])
+
+
+def test_lint_warns_of_a_kind_with_no_show_text(tmp_path):
+    from meeple.interpreter import load_rules
+    from meeple.interpreter.lint import lint
+    bare = SHOP.replace('    show: "{colour} lamp, lit: {lit}"\n', "")
+    path = write_ruleset(tmp_path, bare, "bare")
+    warned = [(d.code, d.span.line) for d in lint(load_rules(path))[0] if d.code == "L109"]
+    assert warned == [("L109", bare.splitlines().index("  lamp:") + 1)]
+    described = write_ruleset(tmp_path, SHOP, "shop")
+    assert not [d for d in lint(load_rules(described))[0] if d.code == "L109"]
