@@ -21,6 +21,7 @@ from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
 from .phrases import phrase
+from .prompt_commands import help_lines, log_lines, rules_lines, why_line
 from .render import console, label, move_text, rejection_text, rule, show_moves, show_view
 
 
@@ -148,8 +149,21 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 return state, history
             if answer in ("q", "quit"):
                 return state, history
-            if answer == "?":
+            if answer in ("?", "help"):
+                for line in help_lines(lang):
+                    console.print(escape(line))
                 show_moves(game, state, moves, lang)
+                continue
+            if answer == "log":
+                for line in log_lines(game, history, player, lang):
+                    console.print(escape(line))
+                continue
+            if answer.startswith("rules ") or answer == "rules":
+                for line in rules_lines(game, answer[6:].strip(), lang):
+                    console.print(escape(line))
+                continue
+            if answer.startswith("why "):
+                console.print(escape(why_line(game, state, answer[4:].strip(), player, lang)))
                 continue
             if answer == "u":
                 undone = _undo(history, player, humans)

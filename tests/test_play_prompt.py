@@ -1,0 +1,55 @@
+"""What a player may type at the `meeple play` prompt besides a move (cli/prompt_commands.py):
+help, the rule behind an action, why a move is refused, and the log as they may know it."""
+from __future__ import annotations
+
+import re
+
+from typer.testing import CliRunner
+
+from meeple.cli.main import app
+
+HIGH_CARD = "examples/high-card"
+
+
+def _play(*answers, lang=None):
+    args = ["play", HIGH_CARD, "--bots", "1", "--seed", "3", "--option", "hand_size=2"]
+    if lang:
+        args += ["--lang", lang]
+    result = CliRunner().invoke(app, args, input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def test_help_lists_the_commands_and_then_the_moves():
+    out = _play("help", "q")
+    assert "rules ACTION" in out and "why MOVE" in out and "log" in out
+    after_help = out.split("why MOVE", 1)[1]
+    assert "1  play(card=B3)" in after_help  # the moves again
+    assert "illegal" not in out  # `help` is not read as a move
+
+
+def test_rules_gives_the_rule_and_its_reasons_and_a_near_name_is_suggested():
+    out = _play("rules play", "rules pley", "q")
+    assert re.search(r"rule follow: ", out)
+    assert "you must follow the lead colour while you can" in out
+    assert "no action is called pley; did you mean play?" in out
+
+
+def test_why_explains_a_refused_move_without_naming_hidden_cards():
+    out = _play("why play(card=R9)", "why play(card=B3)", "q")
+    assert "card=R9 is not possible" in out and "(rule follow)" in out
+    assert "that move is legal now" in out
+
+
+def test_the_log_names_hidden_cards_by_their_place():
+    out = _play("log", "2", "log", "q")
+    assert "no moves yet" in out
+    assert "1. player 0: play(card=R5)" in out
+    # The bot's card was in its hand, unseen, when it was played: named by its place.
+    assert re.search(r"2\. player 1: play\(card=hand\[1\]@0\)", out)
+
+
+def test_the_commands_speak_hungarian():
+    out = _play("help", "q", lang="hu")
+    assert "az eddigi lépések, ahogy ismerheted őket" in out
