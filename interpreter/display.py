@@ -130,10 +130,19 @@ class TableText:
         props = self.view.get("props", {}).get(item.id, {})
         values = {"id": item.id, "kind": self.label(item.kind)}
         for name in kind.fields:
-            values[name] = self.value(item.fields.get(name))
+            values[name] = self.placed(item.fields.get(name))
         for name in (*kind.props, "face"):
-            values[name] = self.value(props[name] if name in props else self.game.prop_default(item, name))
+            values[name] = self.placed(props[name] if name in props else self.game.prop_default(item, name))
         return self.label(kind.show).format(**values)
+
+    def placed(self, value) -> str:
+        """A value in a `show` place.  A map of counts (a price, a stock) reads as a sum of
+        its non-zero entries, `2 ruby + 1 gold` ('nothing' when all are zero)."""
+        counts = value.get("$map") if isinstance(value, dict) else value
+        if isinstance(counts, dict) and counts and all(type(v) is int for v in counts.values()):
+            parts = [f"{v} {self.label(k)}" for k, v in counts.items() if v]
+            return " + ".join(parts) if parts else self.words("nothing")
+        return self.value(value)
 
     def value(self, value) -> str:
         if isinstance(value, dict):
