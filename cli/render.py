@@ -104,9 +104,36 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
 
 
 def show_moves(game, state, moves, lang: str | None = None) -> None:
-    """A player's own legal moves, named as that player sees the items."""
+    """A player's own legal moves, named as that player sees the items; each item the mover
+    sees whole is described by its kind's `show` text."""
+    describe = _Describer(game, state, lang)
     for i, m in enumerate(moves, 1):
-        console.print(f"  [bold]{i:>3}[/]  {escape(move_text(game, m, lang, state, m.player))}")
+        text = move_text(game, m, lang, state, m.player)
+        about = describe(m)
+        console.print(f"  [bold]{i:>3}[/]  {escape(text)}" + (f"  [dim]— {escape(about)}[/]" if about else ""))
+
+
+class _Describer:
+    """The items a move names, described as its mover's table describes them."""
+
+    def __init__(self, game, state, lang):
+        self.game, self.state, self.lang = game, state, lang
+        self.tables: dict = {}  # mover -> TableText of their view, made on first need
+
+    def __call__(self, move) -> str:
+        from meeple.dsl.values import Item
+        from meeple.interpreter.display import TableText
+        from meeple.interpreter.knowledge import WHOLE
+        namer = self.game.namer(self.state, move.player)
+        items = [v for _, v in move.args if isinstance(v, Item) and namer.sight(v) == WHOLE]
+        if not items:
+            return ""
+        table = self.tables.get(move.player)
+        if table is None:
+            table = self.tables[move.player] = TableText(
+                self.game, self.game.view(self.state, move.player), self.lang,
+                words=lambda w, **kw: phrase(self.lang, w, **kw))
+        return "; ".join(f"{item.id}: {text}" for item in items if (text := table.describe(item)))
 
 
 def is_tty() -> bool:

@@ -193,8 +193,30 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
     if "generate" in node:
         items += _generate_items(r, name, node, fields)
     sides = _build_sides(r, name, node["sides"], fields, props) if "sides" in node else None
-    show = _build_show(r, name, node["show"], fields, props, value_span(node, "show")) if "show" in node else None
-    return ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides, show)
+    kind = ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides)
+    if "show" in node:
+        _build_shows(r, kind, node["show"], value_span(node, "show"))
+    return kind
+
+
+def _build_shows(r: Reader, kind: ComponentKind, value, span) -> None:
+    """`show: "..."`, or `show: {by: type, dog: "...", coin: "..."}`: one text per value of
+    a field or property, for a kind whose items are of several sorts."""
+    if isinstance(value, str):
+        kind.show = _build_show(r, kind.name, value, kind.fields, kind.props, span)
+        return
+    if not isinstance(value, dict):
+        return  # reported by the shape pass
+    by = value.get("by")
+    if not isinstance(by, str) or (by not in kind.fields and by not in kind.props):
+        r.error("N303", f"show's 'by' must name a field or property of '{kind.name}'", span_of(by, span),
+                notes=[f"fields: {', '.join(kind.fields) or '(none)'}"])
+        return
+    cases = {}
+    for case, text in value.items():
+        if case != "by" and isinstance(text, str):
+            cases[str(case)] = _build_show(r, kind.name, text, kind.fields, kind.props, span_of(text, span))
+    kind.show_by, kind.show_cases = by, {k: v for k, v in cases.items() if v is not None}
 
 
 def _build_show(r: Reader, name: str, value, fields, props, span) -> str | None:

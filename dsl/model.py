@@ -58,6 +58,8 @@ class ComponentKind:
     rule: str | None = None
     sides: "SidesDecl | None" = None
     show: str | None = None  # the display template, such as "{value} points"
+    show_by: str | None = None  # with show_cases: the field or property that picks the text
+    show_cases: dict | None = None  # value of show_by (as text) -> display template
 
 
 @dataclass

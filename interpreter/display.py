@@ -125,15 +125,23 @@ class TableText:
         """The kind's `show` text filled with this item's fields and properties (in the
         view's values where the view has them; an unchanged property is its default)."""
         kind = self.rules.ruleset.components.get(item.kind)
-        if kind is None or kind.show is None:
+        if kind is None:
             return None
         props = self.view.get("props", {}).get(item.id, {})
+        text = kind.show
+        if kind.show_cases is not None:
+            by = kind.show_by
+            sort = item.fields.get(by) if by in kind.fields else \
+                (props[by] if by in props else self.game.prop_default(item, by))
+            text = kind.show_cases.get(str(sort))
+        if text is None:
+            return None
         values = {"id": item.id, "kind": self.label(item.kind)}
         for name in kind.fields:
             values[name] = self.placed(item.fields.get(name))
         for name in (*kind.props, "face"):
             values[name] = self.placed(props[name] if name in props else self.game.prop_default(item, name))
-        return self.label(kind.show).format(**values)
+        return self.label(text).format(**values)
 
     def placed(self, value) -> str:
         """A value in a `show` place.  A map of counts (a price, a stock) reads as a sum of

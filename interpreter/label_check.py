@@ -32,6 +32,7 @@ def shown_texts(rs, with_messages: bool = True) -> list[str]:
     messages = {c.reason for a in rs.actions.values() for c in a.require if c.reason}
     messages |= {e.reason for e in rs.end if e.reason}
     messages |= {k.show for k in rs.components.values() if k.show}  # an item's description
+    messages |= {t for k in rs.components.values() for t in (k.show_cases or {}).values()}
     return sorted(names) + sorted(messages)
 
 
@@ -40,7 +41,7 @@ def display_diagnostics(rs) -> list[Diagnostic]:
     tell a player nothing about what the item does."""
     return [Diagnostic("L109", f"component kind '{name}' has no 'show' text: players see its items as bare ids",
                        kind.span, severity="warning")
-            for name, kind in rs.components.items() if kind.show is None and kind.items]
+            for name, kind in rs.components.items() if kind.show is None and not kind.show_cases and kind.items]
 
 
 def label_diagnostics(rs) -> list[Diagnostic]:

@@ -138,3 +138,32 @@ def test_lint_warns_of_a_kind_with_no_show_text(tmp_path):
     assert warned == [("L109", bare.splitlines().index("  lamp:") + 1)]
     described = write_ruleset(tmp_path, SHOP, "shop")
     assert not [d for d in lint(load_rules(described))[0] if d.code == "L109"]
+
+
+MIXED = SHOP.replace("""zones:
+""", """  token:
+    fields: {sort: str, worth: int, gem: str}
+    items:
+      - {id: T-coin, sort: coin, worth: 3, gem: ''}
+      - {id: T-gem, sort: gem, worth: 0, gem: ruby}
+      - {id: T-odd, sort: odd, worth: 1, gem: ''}
+    show: {by: sort, coin: "a coin worth {worth}", gem: "a {gem}"}
+zones:
+  tokens: {kind: row, initial: "items('token')"}
+""")
+
+
+def test_a_kind_of_several_sorts_has_a_text_per_sort(tmp_path):
+    game = load_game(write_ruleset(tmp_path, MIXED, "mixed"))
+    text = game.render(game.new_state(0), 0)
+    assert "T-coin (a coin worth 3)" in text and "T-gem (a ruby)" in text
+    assert re.search(r"T-odd(?! \()", text)  # a sort with no text: its id alone
+
+
+def test_show_by_must_name_a_field(tmp_path):
+    text = MIXED.replace("show: {by: sort,", "show: {by: colour,")
+    rs, diags = read_ruleset(write_ruleset(tmp_path, text, "mixed"))
+    if rs is not None:
+        diags += check_ruleset(rs)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "by: colour" in t)
+    assert ("N303", line) in {(d.code, d.span.line) for d in diags}

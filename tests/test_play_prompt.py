@@ -53,3 +53,8 @@ def test_the_log_names_hidden_cards_by_their_place():
 def test_the_commands_speak_hungarian():
     out = _play("help", "q", lang="hu")
     assert "az eddigi lépések, ahogy ismerheted őket" in out
+
+
+def test_each_move_describes_the_cards_it_names():
+    out = _play("q")
+    assert "1  play(card=B3)  — B3: rank 3" in out and "2  play(card=R5)  — R5: rank 5" in out

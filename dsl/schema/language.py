@@ -105,7 +105,9 @@ COMPONENT = Record("a component", (
     RULE,
     DESCRIPTION,
     Key("sides", SIDES, doc="which fields each side of an item shows"),
-    Key("show", Text(), doc="how an item is shown to players: a text with {field} and {property} places"),
+    Key("show", OneOf((Text(), MapOf(Text(), label="a mapping: by, then a text per value"))),
+        doc="how an item is shown to players: a text with {field} and {property} places, or "
+            "{by: field, <value>: text, ...} for kinds whose items differ by a field"),
 ), needs=(("generate", "id"),))
 
 # -- zones, boards, definitions ----------------------------------------------
