@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from meeple.dsl.build import grid_column
 
-ROW_LIMIT = 400  # characters of one value before it is cut ("..."); a person reads a table
+ROW_LIMIT = 400  # characters of a value (not a list of items) before it is cut ("...")
+LINE = 100  # a list of items longer than this is shown one item per line
+_ITEM = "\x1f"  # between the items of a zone until the row is laid out
 
 
 class TableText:
@@ -37,12 +39,22 @@ class TableText:
             if rows:
                 lines.append(f"{title}:")
                 width = max(len(name) for name, _ in rows)
-                lines += [f"  {name.ljust(width)}  {value}" for name, value in rows]
+                for name, value in rows:
+                    lines += self.row(name.ljust(width), value)
         if self.drawn:
             lines.append(self.drawn[0])
         for line in self.view.get("log", [])[-3:]:
             lines.append(f"  {line}")
         return "\n".join(lines)
+
+    def row(self, name: str, value: str) -> list[str]:
+        """One name and its value; a long list of items goes one item per line, so no
+        card a player holds is ever cut off."""
+        parts = value.split(_ITEM)
+        if len(value) <= LINE or len(parts) == 1:
+            return [f"  {name}  {', '.join(parts)}"]
+        pad = " " * (len(name) + 4)
+        return [f"  {name}  {parts[0]}"] + [pad + part for part in parts[1:]]
 
     def area(self, player: int) -> list[tuple[str, str]]:
         """A player's own variables and zones, as far as the view holds them."""
@@ -102,10 +114,10 @@ class TableText:
             parts.append(self.words("{n} hidden", n=hidden))
         if contents.get("known"):
             parts.append(self.words("you know") + ": " + self.items(contents["known"]))
-        return self._cut("; ".join(parts))
+        return "; ".join(parts)
 
     def items(self, shown: list) -> str:
-        return self._cut(", ".join(self.item(x) for x in shown if x != "?"))
+        return _ITEM.join(self.item(x) for x in shown if x != "?")
 
     def item(self, shown) -> str:
         """An item as the view gives it: its id (seen whole), its visible fields, or '?'."""
