@@ -10,7 +10,7 @@ Every name and text goes through the ruleset's labels for `lang`.
 """
 from __future__ import annotations
 
-from meeple.dsl.build import grid_column
+from meeple.dsl.build import grid_column, template_places
 
 ROW_LIMIT = 400  # characters of a value (not a list of items) before it is cut ("...")
 LINE = 100  # a list of items longer than this is shown one item per line
@@ -130,8 +130,32 @@ class TableText:
         if isinstance(shown, dict) and "$item" in shown:
             return self.item(shown["$item"])
         if isinstance(shown, dict):  # one side of it: the fields that side shows
+            text = self.describe_side(shown)
+            if text:
+                return f"[{text}]"
             return "[" + ", ".join(f"{self.label(k)} {self.value(v)}" for k, v in shown.items()) + "]"
         return "?"
+
+    def describe_side(self, face: dict) -> str | None:
+        """An item seen from one side, described by its kind's text for that side when that
+        text reads only what this side shows (the view gives no id and no kind: the kind is
+        the one two-sided kind whose text fits)."""
+        fitting = []
+        for kind in self.rules.ruleset.components.values():
+            if kind.sides is None:
+                continue
+            text = kind.show
+            if kind.show_cases is not None:
+                text = kind.show_cases.get(str(face.get("side"))) if kind.show_by == kind.sides.by else None
+            if text is None:
+                continue
+            places = set(template_places(text) or ())
+            if places and places <= set(face):
+                fitting.append(text)
+        if len(fitting) != 1:
+            return None
+        values = {k: self.placed(v) for k, v in face.items()}
+        return self.label(fitting[0]).format(**values)
 
     def describe(self, item) -> str | None:
         """The kind's `show` text filled with this item's fields and properties (in the

@@ -167,3 +167,39 @@ def test_show_by_must_name_a_field(tmp_path):
         diags += check_ruleset(rs)
     line = next(i for i, t in enumerate(text.splitlines(), 1) if "by: colour" in t)
     assert ("N303", line) in {(d.code, d.span.line) for d in diags}
+
+
+TWO_SIDED = """
+game: {name: menus, players: 2}
+components:
+  recipe:
+    fields: {course: str, dish: str, price: int}
+    props: {side: {type: str, initial: "'menu'", choices: [menu, bill]}}
+    sides: {by: side, menu: [dish], bill: [price]}
+    show: {by: side, menu: "{course}: {dish}", bill: "{course} costs {price}"}
+    items:
+      - {id: soup-3, course: starter, dish: soup, price: 3}
+      - {id: pie-5, course: dessert, dish: pie, price: 5}
+zones:
+  menus: {kind: stack, visibility: top, initial: "items('recipe')"}
+variables:
+  n: {initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [wait]
+actions:
+  wait:
+    effects: ["n += 1"]
+end:
+  - when: "n > 3"
+"""
+
+
+def test_an_item_seen_from_one_side_is_described_by_that_sides_text(tmp_path):
+    game = load_game(write_ruleset(tmp_path, TWO_SIDED, "menus"))
+    state = game.new_state(0)
+    text = game.render(state, 0)
+    assert "top: [starter: soup]; 1 hidden" in text  # the menu side: course and dish show
+    assert "soup-3" not in text and "price" not in text  # no id, nothing of the other side
