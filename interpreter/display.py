@@ -13,7 +13,7 @@ from __future__ import annotations
 from meeple.dsl.build import grid_column, template_places
 
 ROW_LIMIT = 400  # characters of a value (not a list of items) before it is cut ("...")
-LINE = 100  # a list of items longer than this is shown one item per line
+LINE = 100  # a list of items longer than this goes on several lines
 _ITEM = "\x1f"  # between the items of a zone until the row is laid out
 
 
@@ -48,13 +48,18 @@ class TableText:
         return "\n".join(lines)
 
     def row(self, name: str, value: str) -> list[str]:
-        """One name and its value; a long list of items goes one item per line, so no
-        card a player holds is ever cut off."""
+        """One name and its value; a long list of items goes on as many lines as it needs,
+        broken between items, so no card a player holds is ever cut off."""
         parts = value.split(_ITEM)
-        if len(value) <= LINE or len(parts) == 1:
-            return [f"  {name}  {', '.join(parts)}"]
+        lines = [parts[0]]
+        for part in parts[1:]:  # items fill a line; a line breaks only between two items
+            if len(lines[-1]) + 2 + len(part) <= LINE:
+                lines[-1] += ", " + part
+            else:
+                lines[-1] += ","
+                lines.append(part)
         pad = " " * (len(name) + 4)
-        return [f"  {name}  {parts[0]}"] + [pad + part for part in parts[1:]]
+        return [f"  {name}  {lines[0]}"] + [pad + line for line in lines[1:]]
 
     def area(self, player: int) -> list[tuple[str, str]]:
         """A player's own variables and zones, as far as the view holds them."""
