@@ -44,6 +44,8 @@ PHRASES = {
         "that move is legal now": "ez a lépés most szabályos",
         "no moves yet": "még nem volt lépés",
         "table": "asztal",
+        "board": "tábla",
+        "here": "itt áll",
         "empty": "üres",
         "{n} hidden": "{n} rejtett",
         "you know": "ismered",

@@ -5,7 +5,8 @@ the view hides: a hidden zone is a count, an item seen from one side is its visi
 fields, and only an item the player sees whole is named by its id and described by its
 kind's `show` text.  The table is grouped as a player sits at it: their own area, then
 each other player's (what they show openly), then the common table, then boards drawn
-as grids.  Variables and zones declared `show: false` are bookkeeping and left out.
+as grids, other boards as a list of places (what each place prints, who stands there,
+where one can go).  Variables and zones declared `show: false` are bookkeeping and left out.
 Every name and text goes through the ruleset's labels for `lang`.
 """
 from __future__ import annotations
@@ -43,6 +44,9 @@ class TableText:
                     lines += self.row(name.ljust(width), value)
         if self.drawn:
             lines.append(self.drawn[0])
+        for name, graph in self.game.boards.items():
+            if not (self.drawn and self.drawn[2] == name):
+                lines += self.board_map(name, graph)
         for line in self.view.get("log", [])[-3:]:
             lines.append(f"  {line}")
         return "\n".join(lines)
@@ -60,6 +64,34 @@ class TableText:
                 lines.append(part)
         pad = " " * (len(name) + 4)
         return [f"  {name}  {lines[0]}"] + [pad + line for line in lines[1:]]
+
+    def board_map(self, name: str, graph) -> list[str]:
+        """A board that is not a grid, as a list of its places: each with its printed
+        attributes, who stands there (a per-player variable holding the place's name),
+        and where one can go from it."""
+        if not graph.nodes:
+            return []
+        here: dict = {}
+        for var, decl in self.rules.variables.items():
+            value = self.view["vars"].get(var)
+            if decl.per != "player" or not isinstance(value, list):
+                continue
+            for p, at in enumerate(value):
+                if isinstance(at, str) and at in graph.nodes:
+                    here.setdefault(at, []).append(self.words("player {p}", p=p))
+        width = max(len(self.label(str(n))) for n in graph.nodes)
+        lines = [f"{self.words('board')} {self.label(name)}:"]
+        for node, data in graph.nodes(data=True):
+            printed = ", ".join(f"{self.label(str(k))} {self.value(v)}" for k, v in data.items()
+                                if k not in ("row", "col", "pos"))
+            ways = ", ".join(self.label(str(m)) for m in graph.neighbors(node))
+            parts = [printed] if printed else []
+            if node in here:
+                parts.append(self.words("here") + ": " + ", ".join(here[node]))
+            if ways:
+                parts.append("→ " + ways)
+            lines.append(f"  {self.label(str(node)).ljust(width)}  {'; '.join(parts)}")
+        return lines
 
     def area(self, player: int) -> list[tuple[str, str]]:
         """A player's own variables and zones, as far as the view holds them."""
@@ -227,7 +259,7 @@ class TableText:
 def _board_drawing(game, view):
     """A grid board whose nodes carry row and col, with a variable holding one value per
     node, is drawn as a grid, coordinates as in move texts: (text, the variable drawn)."""
-    for _, graph in game.boards.items():
+    for board, graph in game.boards.items():
         if not graph.nodes or not all("row" in d and "col" in d for _, d in graph.nodes(data=True)):
             continue
         nodes = set(graph.nodes)
@@ -247,5 +279,5 @@ def _board_drawing(game, view):
                     marks.append(str(v) if v not in ("", None) else ".")
                 lines.append(f"{r + 1:>2} " + " ".join(marks))
             lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
-            return "\n".join(lines), name
+            return "\n".join(lines), name, board
     return None

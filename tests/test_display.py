@@ -203,3 +203,36 @@ def test_an_item_seen_from_one_side_is_described_by_that_sides_text(tmp_path):
     text = game.render(state, 0)
     assert "top: [starter: soup]; 1 hidden" in text  # the menu side: course and dish show
     assert "soup-3" not in text and "price" not in text  # no id, nothing of the other side
+
+
+ROADS = """
+game: {name: roads, players: 2}
+boards:
+  land:
+    nodes: {home: {toll: 0}, mill: {toll: 2}, port: {toll: 1}}
+    edges: [[home, mill], [mill, port]]
+variables:
+  at: {per: player, type: str, initial: "'home'"}
+  trips: {initial: 0, show: false}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [go]
+actions:
+  go:
+    params: {to: "neighbours('land', at[player])"}
+    effects: ["at[player] = to", "trips += 1"]
+end:
+  - when: "trips > 5"
+"""
+
+
+def test_a_board_that_is_no_grid_is_listed_place_by_place(tmp_path):
+    game = load_game(write_ruleset(tmp_path, ROADS, "roads"))
+    state = game.apply(game.new_state(0), "go(to=mill)")
+    text = game.render(state, 1)
+    assert "board land:" in text
+    assert re.search(r"home +toll 0; here: player 1; → mill", text)
+    assert re.search(r"mill +toll 2; here: player 0; → home, port", text)
+    assert re.search(r"port +toll 1; → mill", text)
