@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from .game import Game
 
 # Where a random game is given up as unfinished: far above the longest shipped game
-# (valdora's random games run to several thousand moves).
+# (random games of the rulebook games run to several thousand moves).
 RANDOM_GAME_MOVES = 100_000
 
 
