@@ -395,9 +395,17 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
 
 @app.command("list")
 def list_cmd():
-    """List the shipped rulesets."""
+    """List the shipped rulesets: name, title, player counts and the rules they transcribe."""
+    from rich.table import Table
+    table = Table("name", "title", "players", "rules", box=None, pad_edge=False)
     for name in list_rulesets():
-        console.print(name)
+        game = load_rules(name).ruleset.game
+        players = str(game.min_players) if game.min_players == game.max_players \
+            else f"{game.min_players}-{game.max_players}"
+        book = game.rulebook
+        source = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
+        table.add_row(escape(name), escape(game.title or name), players, escape(source))
+    console.print(table)
 
 
 def main():

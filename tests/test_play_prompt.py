@@ -58,3 +58,12 @@ def test_the_commands_speak_hungarian():
 def test_each_move_describes_the_cards_it_names():
     out = _play("q")
     assert "1  play(card=B3)  — B3: rank 3" in out and "2  play(card=R5)  — R5: rank 5" in out
+
+
+def test_list_shows_each_shipped_game_with_its_title_players_and_rules():
+    result = CliRunner().invoke(app, ["list"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line for line in result.output.splitlines()[1:] if line.strip()}
+    assert re.search(r"valdora +Valdora +3-5 +Valdora \(Hungarian rules\), Abacusspiele 2009", rows["valdora"])
+    assert re.search(r"nim +Nim +2 +Nim \(normal play convention\)", rows["nim"])
+    assert {"tic-tac-toe", "treasure-hunter", "zavandor", "freyas-folly"} <= set(rows)
