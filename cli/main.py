@@ -396,16 +396,18 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
 @app.command("list")
 def list_cmd():
     """List the shipped rulesets: name, title, player counts and the rules they transcribe."""
-    from rich.table import Table
-    table = Table("name", "title", "players", "rules", box=None, pad_edge=False)
+    rows = [("name", "title", "players", "rules")]
     for name in list_rulesets():
         game = load_rules(name).ruleset.game
         players = str(game.min_players) if game.min_players == game.max_players \
             else f"{game.min_players}-{game.max_players}"
         book = game.rulebook
         source = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
-        table.add_row(escape(name), escape(game.title or name), players, escape(source))
-    console.print(table)
+        rows.append((name, game.title or name, players, source))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:  # a line per game, never wrapped: a program may read it too
+        console.print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[3],
+                      markup=False, highlight=False, soft_wrap=True)
 
 
 def main():
