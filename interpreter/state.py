@@ -91,6 +91,21 @@ class State:
 
     __hash__ = None
 
+    def __repr__(self) -> str:
+        """A one-line summary for a console or a debugger.  It holds the whole state (a
+        state is the referee's, not a player's): `Game.render(state, p)` is a player's."""
+        where = f"over ({self.end_reason})" if self.over else f"pc={self.pc}" + (f" phase={self.phase}" if self.phase else "")
+        shown = ", ".join(f"{k}={_brief(v)}" for k, v in sorted(self.vars.items()))
+        return f"<State {where}, move {self.move_count}: {_cut(shown, 400)}>"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _brief(value) -> str:
+    return _cut(repr(value), 60)
+
 
 def to_plain(value):
     if isinstance(value, Item):

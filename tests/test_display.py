@@ -236,3 +236,12 @@ def test_a_board_that_is_no_grid_is_listed_place_by_place(tmp_path):
     assert re.search(r"home +toll 0; here: player 1; → mill", text)
     assert re.search(r"mill +toll 2; here: player 0; → home, port", text)
     assert re.search(r"port +toll 1; → mill", text)
+
+
+def test_a_state_prints_as_a_one_line_summary():
+    game = load_game("nim")
+    start = game.new_state(0)
+    assert repr(start) == "<State pc=%d, move 0: heaps=(3, 4, 5), last_mover=-1>" % start.pc
+    end = game.playout(start, rng=random.Random(1))
+    assert repr(end).startswith("<State over (the last object was taken), move ")
+    assert len(repr(load_game("valdora").new_state(0))) < 500
