@@ -27,16 +27,18 @@ def play_out(game, seed: int, max_moves: int, check: bool = False) -> dict:
         final = game.playout(state, rng=random.Random(seed), max_moves=max_moves)
         moves = final.move_count - state.move_count
         state, stuck = final, not final.over and moves < max_moves
-    bot = RandomBot(seed)
-    while check and not game.is_terminal(state) and moves < max_moves:
-        player = game.current_players(state)[0]
-        if not game.legal_moves(state, player):
-            stuck = True
-            break
-        state = game.apply(state, bot_move(bot, game, state, player))
-        moves += 1
-        for failure in game.invariant_failures(state):
-            broken.append({"seed": seed, "move": moves, "reason": failure.reason, "rule": failure.rule})
+    else:
+        # Move by move, so the invariants can be tested after each one.
+        bot = RandomBot(seed)
+        while not game.is_terminal(state) and moves < max_moves:
+            player = game.current_players(state)[0]
+            if not game.legal_moves(state, player):
+                stuck = True
+                break
+            state = game.apply(state, bot_move(bot, game, state, player))
+            moves += 1
+            for failure in game.invariant_failures(state):
+                broken.append({"seed": seed, "move": moves, "reason": failure.reason, "rule": failure.rule})
     record = {"seed": seed, "moves": moves, "finished": game.is_terminal(state), "stuck": stuck,
               "failures": broken, "cpu": time.process_time() - started}
     if record["finished"]:
