@@ -35,6 +35,14 @@ class _Console(Console):
     def size(self, new_size) -> None:
         Console.size.fset(self, new_size)
 
+    def print(self, *objects, soft_wrap=None, **kwargs) -> None:
+        """Lines of plain text are records in a pipe even when COLUMNS is set (CI consoles
+        export COLUMNS=80): they are never cut there.  Tables and rules still take the
+        width, since they must be laid out to some width."""
+        if soft_wrap is None and not self.is_terminal and all(isinstance(o, str) for o in objects):
+            soft_wrap = True
+        super().print(*objects, soft_wrap=soft_wrap, **kwargs)
+
 
 # No emoji codes and no highlighting: user text such as `game.yaml:100:` must print as
 # written (with emoji on, `:100:` becomes a picture).  Markup stays on for our own styles,

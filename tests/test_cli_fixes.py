@@ -175,6 +175,17 @@ def test_rules_stay_readable_in_piped_output():
     assert rules and all(len(x) == 80 for x in rules)
 
 
+
+def test_piped_lines_are_not_cut_even_when_COLUMNS_is_set():
+    """CI consoles export COLUMNS=80 while the installed rulesets sit under long paths: a
+    scenario's PASS line must still be one line, its path whole."""
+    env = {**os.environ, "COLUMNS": "30"}
+    r = subprocess.run([sys.executable, "-m", "meeple.cli", "test", "nim"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    passes = [x for x in r.stdout.splitlines() if x.startswith("PASS ")]
+    assert passes and all("scenarios/basics.yaml: " in x for x in passes)
+
 # -- 8: random games as long as real ones ----------------------------------------------------
 def test_graph_sample_takes_max_moves_and_by_default_lets_long_games_end():
     short = run("graph", "nim", "--sample", "2", "--max-moves", "2", "--json")
