@@ -3,12 +3,12 @@ itself stays a plain dict (compared as one, written to JSON by saves, bots and p
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from meeple.interpreter import list_rulesets, load_game
 from meeple.interpreter.views import summary
+from ruleset_support import random_states
 
 
 def test_a_view_stays_a_plain_dict():
@@ -51,15 +51,9 @@ def test_a_long_view_is_cut_to_the_limit():
 @pytest.mark.parametrize("name", list_rulesets())
 def test_every_shipped_game_summarises_every_players_view_in_one_line(name):
     game = load_game(name)
-    rnd = random.Random(5)
-    state = game.new_state(5)
-    for step in range(40):
+    for step, state in random_states(game, 5, 40):
         if step % 10 == 0 or state.over:
             for p in range(game.player_count):
                 line = summary(game.view(state, p))
                 assert line.startswith(f"<view of player {p}, ") and line.endswith(">")
                 assert "\n" not in line and len(line) <= 400
-        if state.over:
-            break
-        legal = game.legal_moves(state)
-        state = game.apply(state, legal[rnd.randrange(len(legal))])
