@@ -381,10 +381,15 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
                 players: Optional[int] = typer.Option(None, "--players", "-p"),
                 output: Optional[Path] = typer.Option(None, "--output", "-o"),
                 moves: int = typer.Option(400, "--moves", help="record at most this many moves"),
+                views_every: int = typer.Option(1, "--views-every", help="record every player's view at "
+                                                "every K-th step (and the last), to keep a long game's file small"),
                 backend: Optional[str] = _backend_option()):
-    """Write a golden playthrough: one seeded bot game, every state and legal move."""
+    """Write a golden playthrough: one seeded bot game, every state, every player's view
+    and the legal moves."""
     from meeple.interpreter.playthrough import playthrough_lines
-    lines = playthrough_lines(game, players, seed, max_moves=moves, backend=_checked_backend(backend))
+    at_least(views_every, 1, "--views-every")
+    lines = playthrough_lines(game, players, seed, max_moves=moves, backend=_checked_backend(backend),
+                              views_every=views_every)
     text = "\n".join(lines) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")

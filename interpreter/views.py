@@ -74,3 +74,62 @@ def player_view(game, state, viewer: int) -> dict:
 
 
 
+
+
+def summary(view: dict, limit: int = 400) -> str:
+    """One line that says what a view holds, for a console or a debugger: who sees,
+    who is to move, each variable and each zone (ids seen, counts of hidden items).
+    A view stays a plain dict, compared as one and written to JSON everywhere, so the
+    summary is a function of it rather than its repr.  Props, locals and the log are
+    left out; `json.dumps(view)` has everything."""
+    where = "over" if view.get("over") else f"to move {_brief(view.get('to_move'))}"
+    if view.get("phase"):
+        where += f", phase {view['phase']}"
+    parts = [f"{name}={_brief(value)}" for name, value in sorted(view.get("vars", {}).items())]
+    parts += [f"{name}={_zone_brief(value)}" for name, value in sorted(view.get("zones", {}).items())]
+    text = f"<view of player {view.get('viewer')}, {where}: {', '.join(parts)}>"
+    return text if len(text) <= limit else text[:limit - 4] + "...>"
+
+
+def _zone_brief(zone) -> str:
+    """A zone as `_zone_view` wrote it: a list of ids, a count with what shows of it,
+    or one of those per player (a list) or per key (a mapping)."""
+    if isinstance(zone, dict) and "count" in zone:
+        if "top" in zone:
+            return f"{zone['count']} (top {_brief(zone['top'])})" if zone["count"] else "empty"
+        if "items" in zone:
+            return f"{zone['count']} ({_items_brief(zone['items'])})"
+        known = f" ({len(zone['known'])} known: {_items_brief(zone['known'])})" if zone.get("known") else ""
+        return f"{zone['count']} hidden{known}"
+    if isinstance(zone, dict):
+        return "{" + ", ".join(f"{k}: {_zone_brief(z)}" for k, z in zone.items()) + "}"
+    if zone and all(isinstance(z, (list, dict)) for z in zone):
+        return "[" + " | ".join(_zone_brief(z) for z in zone) + "]"
+    return f"[{_items_brief(zone)}]"
+
+
+def _items_brief(items: list) -> str:
+    shown = [item if isinstance(item, str) else _brief(item) for item in items[:4]]
+    return ", ".join(shown) + (f", … {len(items) - 4} more" if len(items) > 4 else "")
+
+
+def _brief(value, limit: int = 60) -> str:
+    text = _plain_text(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _plain_text(value) -> str:
+    """A view value as a person writes it: `{"$map": {...}}` as a mapping, `{"$item": id}`
+    as the id, strings unquoted (the empty one as "")."""
+    if isinstance(value, dict):
+        if set(value) == {"$item"}:
+            return str(value["$item"])
+        inner = value["$map"] if set(value) == {"$map"} else value
+        return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in inner.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_plain_text(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value) if value != "" else '""'

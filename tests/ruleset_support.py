@@ -33,6 +33,19 @@ def play_random_game(game, seed: int, move_cap: int):
     return state
 
 
+def random_states(game, seed: int, steps: int):
+    """(move number, state) along one seeded random game, for at most `steps` moves or
+    to its end: the walk the tests that look at every step's state share."""
+    rnd = random.Random(seed)
+    state = game.new_state(seed)
+    for step in range(steps + 1):
+        yield step, state
+        if state.over or step == steps:
+            return
+        legal = game.legal_moves(state)
+        state = game.apply(state, legal[rnd.randrange(len(legal))])
+
+
 def check_random_games(name: str, players: int, seeds, move_cap: int, options=None):
     """Random games for each seed; returns their outcomes for game-specific checks."""
     game = load_game(name, players, options or {})
