@@ -94,8 +94,9 @@ def _node_text(table, display, node: str, data: dict, group: str | None) -> str 
     for place in template_places(text) or ():
         if place == "node":
             values[place] = table.label(str(node))
-        elif place in data:
-            values[place] = table.placed(data[place])
+        elif place in data:  # a mapping written in YAML reads like a map of the state
+            value = data[place]
+            values[place] = table.placed({"$map": value} if isinstance(value, dict) else value)
         elif place in table.view["zones"]:
             values[place] = table.zone(_keyed(table.view["zones"][place], node, {"count": 0}))
         else:

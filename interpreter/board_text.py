@@ -2,8 +2,8 @@
 place, and the connections as lines of `-`, `|`, `/` and `\\` between them.
 
 The drawing is at most WIDTH columns wide, so it reads on an 80-column terminal.  When the
-names cannot all be placed apart within HEIGHT rows, there is no drawing (None): the table
-then shows the place-by-place list alone, which always fits.
+names cannot all be placed apart within HEIGHT rows, even with the pieces only marked, there
+is no drawing (None): the table then shows the place-by-place list alone, which always fits.
 """
 from __future__ import annotations
 
@@ -12,20 +12,32 @@ HEIGHT = 40  # the most rows a drawing may take
 MAX_MARKS = 3  # pieces named on the map itself; more are counted (the list names them all)
 
 
-def map_label(node) -> str:
-    """`G6`, `H[0 2]` (players 0 and 2 there), `out[+7]` (seven pieces there)."""
+def map_label(node, short: int = 0) -> str:
+    """`G6`, `H[0 2]` (players 0 and 2 there), `out[+7]` (seven pieces there).  Shorter
+    forms, for a crowded map: `[+n]` for any pieces (short=1), a bare `*` (short=2)."""
     if not node.pieces:
         return node.label
-    if len(node.pieces) > MAX_MARKS:
+    if short == 2:
+        return node.label + "*"
+    if short == 1 or len(node.pieces) > MAX_MARKS:
         return f"{node.label}[+{len(node.pieces)}]"
     return f"{node.label}[{' '.join(p.label for p in node.pieces)}]"
 
 
 def draw_board(scene, width: int = WIDTH, height: int = HEIGHT) -> list[str] | None:
+    """The drawing's lines, with the pieces named as fully as the room allows; None when
+    even the shortest names cannot be placed apart."""
+    for short in range(3):
+        lines = _draw(scene, {n.name: map_label(n, short) for n in scene.nodes}, width, height)
+        if lines is not None:
+            return lines
+    return None
+
+
+def _draw(scene, labels: dict, width: int, height: int) -> list[str] | None:
     nodes = scene.nodes
     if not nodes:
         return None
-    labels = {n.name: map_label(n) for n in nodes}
     widest = max(len(t) for t in labels.values())
     if widest > width:
         return None

@@ -75,7 +75,7 @@ class TableText:
         from .board_text import draw_board
         scene = board_scene(self, name)
         lines = [f"{self.words('board')} {self.label(name)}:"]
-        lines += [f"  {line}" for line in draw_board(scene) or ()]
+        lines += [f"  {line}".rstrip() for line in draw_board(scene) or ()]
         width = max(len(n.label) for n in scene.nodes)
         for node in scene.nodes:
             text = node.text if node.text is not None else node.attributes
