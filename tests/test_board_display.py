@@ -19,6 +19,7 @@ from meeple.interpreter.board_layout import node_positions
 from meeple.interpreter.board_scene import board_scene
 from meeple.interpreter.board_text import draw_board
 from meeple.interpreter.display import TableText
+from meeple.interpreter.knowledge import WHOLE
 
 from ruleset_support import write_ruleset
 
@@ -201,8 +202,10 @@ def test_pieces_follow_the_view():
 
 
 def _hide_differently(game, state, viewer):
-    """A copy of `state` in which everything `viewer` may not know is changed: hidden zones
-    reversed, and other players' owner-only variables given another player's value."""
+    """A copy of `state` in which what `viewer` may not know is changed: hidden zones
+    reversed, other players' owner-only variables given the viewer's value, and items the
+    viewer does not see whole swapped with others of their kind that look the same to them
+    (a face-down tile on one space with one on another)."""
     other = state.copy()
     for name, decl in game.rules.zones.items():
         z = other.zones[name]
@@ -216,7 +219,41 @@ def _hide_differently(game, state, viewer):
     for name, decl in game.rules.variables.items():
         if decl.visibility == "owner" and decl.per == "player":
             other.vars[name] = tuple(other.vars[name][viewer] for _ in range(game.player_count))
+    namer = game.namer(state, viewer)
+    looks: dict = {}  # (kind, what shows) -> [(zone, key, index)]
+    for name, z in state.zones.items():
+        parts = enumerate(z) if isinstance(z, tuple) and z and isinstance(z[0], tuple) else \
+            (z.items() if isinstance(z, dict) else [(None, z)])
+        for key, sub in parts:
+            for i, item in enumerate(sub):
+                if namer.sight(item) != WHOLE:
+                    looks.setdefault((item.kind, repr(namer.face(item))), []).append((name, key, i))
+    for places in looks.values():
+        spots = {(zone, key) for zone, key, _ in places}
+        if len(spots) > 1:  # two of a look in two places: swap them
+            (z1, k1, i1), (z2, k2, i2) = places[0], next(p for p in places if p[:2] != places[0][:2])
+            a, b = _at(other, z1, k1)[i1], _at(other, z2, k2)[i2]
+            _put(other, z1, k1, i1, b)
+            _put(other, z2, k2, i2, a)
     return other
+
+
+def _at(state, zone, key):
+    return state.zones[zone] if key is None else state.zones[zone][key]
+
+
+def _put(state, zone, key, i, item):
+    sub = list(_at(state, zone, key))
+    sub[i] = item
+    if key is None:
+        state.zones[zone] = tuple(sub)
+    elif isinstance(state.zones[zone], dict):
+        state.zones[zone] = {**state.zones[zone], key: tuple(sub)}
+    else:
+        state.zones[zone] = tuple(tuple(sub) if k == key else s for k, s in enumerate(state.zones[zone]))
+
+
+QUIET = ("tic-tac-toe", "connect-four")  # no hidden information to change
 
 
 @pytest.mark.parametrize("name", list_rulesets())
@@ -226,7 +263,7 @@ def test_a_board_drawn_for_a_player_shows_nothing_they_cannot_know(name):
     for board in drawn_boards(game):
         for p in range(game.player_count):
             changed = _hide_differently(game, state, p)
-            assert game.view(changed, p) == game.view(state, p) or name == "goofspiel"
+            assert changed.zones != state.zones or changed.vars != state.vars or name in QUIET, name
             for draw in (board_as_text, board_as_svg):
                 assert draw(game, game.view(changed, p), board) == draw(game, game.view(state, p), board), \
                     (name, board, p, draw.__name__)
