@@ -415,6 +415,9 @@ def list_cmd():
                       markup=False, highlight=False, soft_wrap=True)
 
 
+app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
+
+
 def main():
     try:
         app()

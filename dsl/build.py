@@ -363,8 +363,12 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
             edges.append((a, b, attrs))
         else:
             r.error("S103", "an edge is a list [from, to] or [from, to, {attributes}]", span_of(e, node.span))
+    display = None
+    if "display" in node:
+        from .build_display import build_board_display  # it reads template_places from here
+        display = build_board_display(r, name, node["display"], nodes, value_span(node, "display"))
     return BoardDecl(name, r.boolean(node.get("directed"), "directed"), nodes, edges, node.span,
-                     rule_of(r, node))
+                     rule_of(r, node), display)
 
 
 def grid_column(col: int) -> str:

@@ -101,6 +101,19 @@ class ZoneDecl:
 
 
 @dataclass
+class BoardDisplay:
+    """How a board is drawn (a board's `display:`): where its nodes sit, the text each node
+    shows, and which state stands on its nodes.  Nodes without a position are laid out."""
+    positions: dict[str, tuple[float, float]]
+    span: Span
+    show: str | None = None  # a text with {attribute} / {variable keyed by node} places
+    show_by: str | None = None  # or one text per value of this node attribute
+    show_cases: dict[str, str] | None = None
+    pieces: list[str] | None = None  # per-player variables or 'kind.property'; None: inferred
+    spans: dict[str, Span] = field(default_factory=dict)  # 'show', 'show:<case>', 'pieces:<name>'
+
+
+@dataclass
 class BoardDecl:
     name: str
     directed: bool
@@ -108,6 +121,7 @@ class BoardDecl:
     edges: list[tuple[str, str, dict]]
     span: Span
     rule: str | None = None
+    display: BoardDisplay | None = None
 
 
 @dataclass

@@ -66,31 +66,27 @@ class TableText:
         return [f"  {name}  {lines[0]}"] + [pad + line for line in lines[1:]]
 
     def board_map(self, name: str, graph) -> list[str]:
-        """A board that is not a grid, as a list of its places: each with its printed
-        attributes, who stands there (a per-player variable holding the place's name),
-        and where one can go from it."""
+        """A board that is not a grid: drawn as a map when it fits 80 columns (board_text.py),
+        then listed place by place, each with its text (the board's `display: show`, else its
+        attributes), what stands there and where one can go from it."""
         if not graph.nodes:
             return []
-        here: dict = {}
-        for var, decl in self.rules.variables.items():
-            value = self.view["vars"].get(var)
-            if decl.per != "player" or not isinstance(value, list):
-                continue
-            for p, at in enumerate(value):
-                if isinstance(at, str) and at in graph.nodes:
-                    here.setdefault(at, []).append(self.words("player {p}", p=p))
-        width = max(len(self.label(str(n))) for n in graph.nodes)
+        from .board_scene import board_scene
+        from .board_text import draw_board
+        scene = board_scene(self, name)
         lines = [f"{self.words('board')} {self.label(name)}:"]
-        for node, data in graph.nodes(data=True):
-            printed = ", ".join(f"{self.label(str(k))} {self.value(v)}" for k, v in data.items()
-                                if k not in ("row", "col", "pos"))
-            ways = ", ".join(self.label(str(m)) for m in graph.neighbors(node))
-            parts = [printed] if printed else []
-            if node in here:
-                parts.append(self.words("here") + ": " + ", ".join(here[node]))
+        lines += [f"  {line}".rstrip() for line in draw_board(scene) or ()]
+        width = max(len(n.label) for n in scene.nodes)
+        for node in scene.nodes:
+            text = node.text if node.text is not None else node.attributes
+            parts = [text] if text else []
+            if node.pieces:
+                parts.append(self.words("here") + ": " + ", ".join(
+                    self.words("player {p}", p=p.player) if p.player is not None else p.label for p in node.pieces))
+            ways = ", ".join(scene.neighbours[node.name])
             if ways:
                 parts.append("→ " + ways)
-            lines.append(f"  {self.label(str(node)).ljust(width)}  {'; '.join(parts)}")
+            lines.append(f"  {node.label.ljust(width)}  {'; '.join(parts)}")
         return lines
 
     def area(self, player: int) -> list[tuple[str, str]]:

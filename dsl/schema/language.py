@@ -125,6 +125,16 @@ ZONE = Record("a zone", (
 
 ATTRIBUTES = MapOf(Data(), label="a mapping of attributes")
 
+BOARD_DISPLAY = Record("a board's display", (
+    Key("positions", MapOf(Data(), label="a mapping of node names to [x, y]"),
+        doc="node -> [x, y] (y up); nodes left out are laid out around the placed ones"),
+    Key("show", OneOf((Text(), MapOf(Text(), label="a mapping: by, then a text per value"))),
+        doc="a node's text: {attribute}, {node} and {variable or zone keyed by node} places, or "
+            "{by: attribute, <value>: text, ...}"),
+    Key("pieces", ListOf(NAME, label="a list of names"),
+        doc="what stands on nodes: per-player variables holding a node, or 'kind.property'"),
+))
+
 BOARD = Record("a board", (
     Key("grid", Record("a grid", (
         Key("rows", Integer(), True, "how many rows"),
@@ -139,6 +149,7 @@ BOARD = Record("a board", (
                               label="[from, to] or [from, to, {attributes}]"),
                         label="a list of edges"), doc="[a, b] or [a, b, {attributes}]"),
     Key("directed", Boolean(), doc="true for one-way edges"),
+    Key("display", BOARD_DISPLAY, doc="how the board is drawn: node positions, node text, pieces"),
     RULE,
     DESCRIPTION,
 ))
