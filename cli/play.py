@@ -136,7 +136,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 return state, history
         seated = player
         rule(phrase(lang, "player {p} to move", p=player) +
-                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+                     (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
         table.tell(game, history, player, lang)
         show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
         moves = game.legal_moves(state, player)
@@ -214,7 +214,7 @@ def _spectate(game, state, move, lang, shown_turn):
     if shown_turn != (state.phase, player):
         rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
                      f"{phrase(lang, 'player {p}', p=player)}" +
-                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+                     (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
     console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
                   f"[bold]{escape(move_text(game, move, lang))}[/]")
     return (state.phase, player)

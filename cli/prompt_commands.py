@@ -33,8 +33,8 @@ def rules_lines(game, name: str, lang) -> list[str]:
         close = difflib.get_close_matches(name, list(actions), n=3, cutoff=0.5)
         hint = f"; {phrase(lang, 'did you mean')} {', '.join(close)}?" if close else ""
         return [phrase(lang, "no action is called {name}", name=name) + hint,
-                phrase(lang, "actions") + ": " + ", ".join(label(game, a, lang) for a in actions)]
-    lines = [f"{label(game, name, lang)} ({name})"]
+                phrase(lang, "actions") + ": " + ", ".join(label(game, a, lang, "action") for a in actions)]
+    lines = [f"{label(game, name, lang, 'action')} ({name})"]
     if decl.description:
         lines.append(f"  {label(game, decl.description, lang)}")
     if decl.rule:
