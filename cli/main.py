@@ -144,8 +144,9 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
         state, bot_seed = g.new_state(seed), seed
-    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players" +
-                  (f" · a saved game, after {len(prior)} moves" if load else ""))
+    from .phrases import phrase
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {phrase(lang, '{n} players', n=g.player_count)}" +
+                  (f" · {phrase(lang, 'a saved game, after {n} moves', n=len(prior))}" if load else ""))
     run_play(g, state, seed, seats, lang, str(log) if log else None,
              bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
 

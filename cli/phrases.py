@@ -42,6 +42,40 @@ PHRASES = {
         "only if not": "nem léphető, ha",
         "that move is legal now": "ez a lépés most szabályos",
         "no moves yet": "még nem volt lépés",
+        "{n} players": "{n} játékos",
+        "a saved game, after {n} moves": "mentett játék, {n} lépés után",
+        "NUMBER or MOVE": "SZÁM vagy LÉPÉS",
+        "? or help": "? vagy help",
+        "rules ACTION": "rules AKCIÓ",
+        "why MOVE": "why LÉPÉS",
+        "s FILE": "s FÁJL",
+        "stopped after {n} moves": "{n} lépés után megállt",
+        "input ended; game left unfinished": "a bemenet véget ért; a játék befejezetlen maradt",
+        "not saved:": "nincs mentve:",
+        "saved to {path}": "mentve ide: {path}",
+        "replay log not written:": "a visszajátszási napló nem készült el:",
+        "replay log written to {path}": "a visszajátszási napló elkészült: {path}",
+        # The interpreter's messages (its refusals, the end of the flow), read back by cli/refusals.py.
+        "the game is over": "a játéknak vége",
+        "the flow of play is complete": "a játékmenet véget ért",
+        "'{move}' is not a move; write action or action(param=value,...)":
+            "'{move}' nem lépés; így írd: akció vagy akció(paraméter=érték,...)",
+        "it is not player {player}'s turn (to move: {acting})": "nem a(z) {player}. játékos következik (lép: {acting})",
+        "pass takes no parameters": "a passznak nincs paramétere",
+        "passing is not allowed here": "itt nem lehet passzolni",
+        "there is no action '{name}'; possible now: {known}": "nincs '{name}' nevű akció; most lehetséges: {known}",
+        "'{name}' cannot be taken now in phase '{phase}'; possible now: {known}":
+            "'{name}' most nem léphető ebben a fázisban: {phase}; most lehetséges: {known}",
+        "'{name}' cannot be taken now; possible now: {known}": "'{name}' most nem léphető; most lehetséges: {known}",
+        "parameter '{part}' must be written name=value": "a(z) '{part}' paramétert név=érték alakban kell írni",
+        "'{name}' has no parameter '{key}'; parameters: {declared}":
+            "'{name}' akciónak nincs '{key}' paramétere; paraméterei: {declared}",
+        "'{name}' needs the parameter '{param}'": "'{name}' akcióhoz kell a(z) '{param}' paraméter",
+        "{param}={value} is not possible; choices: {choices}": "{param}={value} nem lehetséges; választható: {choices}",
+        "cannot pay {needs} {place} (has {has})": "nem fizethető {needs} {place} (van: {has})",
+        "nothing could be done after '{name}': none of its follow-up steps would have a possible move":
+            "'{name}' után semmit sem lehetne tenni: egyik következő lépésnek sem lenne lehetséges lépése",
+        "'{move}' is not legal here": "'{move}' itt nem szabályos",
     },
 }
 

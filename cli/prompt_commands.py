@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 
 from .phrases import phrase
-from .render import label, move_text, rejection_text
+from .refusals import rejection_text
+from .render import label, move_text
 
 HELP = (
     ("NUMBER or MOVE", "play a listed move, by its number or its text"),
@@ -20,8 +21,9 @@ HELP = (
 
 
 def help_lines(lang) -> list[str]:
-    width = max(len(c) for c, _ in HELP)
-    return [f"  {c.ljust(width)}  {phrase(lang, what)}" for c, what in HELP]
+    commands = [(phrase(lang, c), phrase(lang, what)) for c, what in HELP]
+    width = max(len(c) for c, _ in commands)
+    return [f"  {c.ljust(width)}  {what}" for c, what in commands]
 
 
 def rules_lines(game, name: str, lang) -> list[str]:

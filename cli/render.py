@@ -14,8 +14,6 @@ from rich.rule import Rule
 from meeple.interpreter.moves import format_value
 from meeple.interpreter.phrases import find_label
 
-from .phrases import phrase
-
 PIPED_WIDTH = 100_000  # "no wrapping" for rich, which always lays text out to some width
 RULE_WIDTH = 80  # a rule's width in piped output, where the console is PIPED_WIDTH wide
 
@@ -96,11 +94,6 @@ def move_text(game, move, lang: str | None, state=None, viewer: int | None = Non
     if name == move.action and shown == raw:
         return typed
     return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({typed})"
-
-
-def rejection_text(game, rejection, lang: str | None) -> str:
-    text = label(game, rejection.reason, lang)
-    return text + (f" ({phrase(lang, 'rule')} {rejection.rule})" if rejection.rule else "")
 
 
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
