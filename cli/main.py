@@ -396,14 +396,17 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
 
 @app.command("list")
 def list_cmd():
-    """List the shipped rulesets: name, title, player counts and the rules they transcribe."""
-    rows = [("name", "title", "players", "rules")]
+    """List the shipped rulesets: name, title, player counts and source.  A ruleset whose
+    rulebook names an author transcribes that published rulebook; one without is an
+    example (a traditional game that shows features of the language)."""
+    rows = [("name", "title", "players", "source")]
     for name in list_rulesets():
         game = load_rules(name).ruleset.game
         players = str(game.min_players) if game.min_players == game.max_players \
             else f"{game.min_players}-{game.max_players}"
         book = game.rulebook
-        source = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
+        rules = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
+        source = f"rulebook: {rules}" if book.author else f"example: {rules}" if rules else "example"
         rows.append((name, game.title or name, players, source))
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:  # a line per game, never wrapped: a program may read it too
