@@ -39,7 +39,7 @@ def print_explanation(rules, lang=None):
         console.print(line)
     t = Table("action", "parameters", "requirements", "rule", title="actions")
     for name, a in rs.actions.items():
-        t.add_row(escape(label(_G(rules), name, lang)),
+        t.add_row(escape(label(_G(rules), name, lang, "action")),
                   escape(", ".join(p for p, _, _ in a.params)),
                   escape("\n".join(f"{c.reason}" + (f" ({c.rule})" if c.rule else "") for c in a.require)),
                   escape(a.rule or ""))

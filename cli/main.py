@@ -144,8 +144,9 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
         # The seed decides every hidden card, so it is drawn fresh and not shown before the end.
         seed = secrets.randbelow(2**31) if seed is None else seed
         state, bot_seed = g.new_state(seed), seed
-    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {g.player_count} players" +
-                  (f" · a saved game, after {len(prior)} moves" if load else ""))
+    from .phrases import phrase
+    console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {phrase(lang, '{n} players', n=g.player_count)}" +
+                  (f" · {phrase(lang, 'a saved game, after {n} moves', n=len(prior))}" if load else ""))
     run_play(g, state, seed, seats, lang, str(log) if log else None,
              bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
 
@@ -400,14 +401,17 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
 
 @app.command("list")
 def list_cmd():
-    """List the shipped rulesets: name, title, player counts and the rules they transcribe."""
-    rows = [("name", "title", "players", "rules")]
+    """List the shipped rulesets: name, title, player counts and source.  A ruleset whose
+    rulebook names an author transcribes that published rulebook; one without is an
+    example (a traditional game that shows features of the language)."""
+    rows = [("name", "title", "players", "source")]
     for name in list_rulesets():
         game = load_rules(name).ruleset.game
         players = str(game.min_players) if game.min_players == game.max_players \
             else f"{game.min_players}-{game.max_players}"
         book = game.rulebook
-        source = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
+        rules = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
+        source = f"rulebook: {rules}" if book.author else f"example: {rules}" if rules else "example"
         rows.append((name, game.title or name, players, source))
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:  # a line per game, never wrapped: a program may read it too

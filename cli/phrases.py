@@ -1,10 +1,12 @@
-"""The CLI's own words in each language it speaks; a ruleset's `game.labels` translate the
+"""The CLI's own words in each language it speaks.  The table's words (what `Game.render`
+prints as well) live in interpreter/phrases.py, and a ruleset's `game.labels` translate the
 game's words.  A missing phrase falls back to English, so a partial table still works."""
 from __future__ import annotations
 
+from meeple.interpreter.phrases import TABLE_WORDS, translate
+
 PHRASES = {
     "hu": {
-        "player {p}": "{p}. játékos",
         "player {p} to move": "{p}. játékos következik",
         "what player {p} sees": "amit a(z) {p}. játékos lát",
         "player {p} (bot) plays": "{p}. játékos (gép) lépése:",
@@ -18,17 +20,14 @@ PHRASES = {
         "winner": "győztes",
         "winners": "győztesek",
         "draw: nobody wins": "döntetlen: senki sem nyer",
-        "phase": "fázis",
         "rule": "szabály",
         "true": "igen",
         "false": "nem",
         "count": "darab",
-        "top": "felül",
         "{who} has chosen": "{who} választott",
         "player {p}: take the seat and press Enter": "{p}. játékos: ülj a géphez, és nyomj Entert",
         "you have no move to undo": "nincs visszavonható lépésed",
         "this game was dealt with seed {seed}": "a játék keverési magja: {seed}",
-        "your area (player {p})": "a te területed ({p}. játékos)",
         "play a listed move, by its number or its text": "egy felsorolt lépés, a száma vagy a szövege szerint",
         "this help, then your moves again": "ez a súgó, majd újra a lépéseid",
         "the rule behind an action, with its rulebook page": "egy akció szabálya, a szabálykönyv oldalával",
@@ -43,18 +42,45 @@ PHRASES = {
         "only if not": "nem léphető, ha",
         "that move is legal now": "ez a lépés most szabályos",
         "no moves yet": "még nem volt lépés",
-        "table": "asztal",
-        "board": "tábla",
-        "here": "itt áll",
-        "empty": "üres",
-        "{n} hidden": "{n} rejtett",
-        "you know": "ismered",
-        "yes": "igen",
-        "no": "nem",
+        "{n} players": "{n} játékos",
+        "a saved game, after {n} moves": "mentett játék, {n} lépés után",
+        "NUMBER or MOVE": "SZÁM vagy LÉPÉS",
+        "? or help": "? vagy help",
+        "rules ACTION": "rules AKCIÓ",
+        "why MOVE": "why LÉPÉS",
+        "s FILE": "s FÁJL",
+        "stopped after {n} moves": "{n} lépés után megállt",
+        "input ended; game left unfinished": "a bemenet véget ért; a játék befejezetlen maradt",
+        "not saved:": "nincs mentve:",
+        "saved to {path}": "mentve ide: {path}",
+        "replay log not written:": "a visszajátszási napló nem készült el:",
+        "replay log written to {path}": "a visszajátszási napló elkészült: {path}",
+        # The interpreter's messages (its refusals, the end of the flow), read back by cli/refusals.py.
+        "the game is over": "a játéknak vége",
+        "the flow of play is complete": "a játékmenet véget ért",
+        "'{move}' is not a move; write action or action(param=value,...)":
+            "'{move}' nem lépés; így írd: akció vagy akció(paraméter=érték,...)",
+        "it is not player {player}'s turn (to move: {acting})": "nem a(z) {player}. játékos következik (lép: {acting})",
+        "pass takes no parameters": "a passznak nincs paramétere",
+        "passing is not allowed here": "itt nem lehet passzolni",
+        "there is no action '{name}'; possible now: {known}": "nincs '{name}' nevű akció; most lehetséges: {known}",
+        "'{name}' cannot be taken now in phase '{phase}'; possible now: {known}":
+            "'{name}' most nem léphető ebben a fázisban: {phase}; most lehetséges: {known}",
+        "'{name}' cannot be taken now; possible now: {known}": "'{name}' most nem léphető; most lehetséges: {known}",
+        "parameter '{part}' must be written name=value": "a(z) '{part}' paramétert név=érték alakban kell írni",
+        "'{name}' has no parameter '{key}'; parameters: {declared}":
+            "'{name}' akciónak nincs '{key}' paramétere; paraméterei: {declared}",
+        "'{name}' needs the parameter '{param}'": "'{name}' akcióhoz kell a(z) '{param}' paraméter",
+        "{param}={value} is not possible; choices: {choices}": "{param}={value} nem lehetséges; választható: {choices}",
+        "cannot pay {needs} {place} (has {has})": "nem fizethető {needs} {place} (van: {has})",
+        "nothing could be done after '{name}': none of its follow-up steps would have a possible move":
+            "'{name}' után semmit sem lehetne tenni: egyik következő lépésnek sem lenne lehetséges lépése",
+        "'{move}' is not legal here": "'{move}' itt nem szabályos",
     },
 }
 
 
 def phrase(lang: str | None, text: str, **values) -> str:
-    table = PHRASES.get(lang or "", {})
-    return table.get(text, text).format(**values)
+    """A CLI phrase, or one of the table's words (the CLI prints both)."""
+    tables = PHRASES if text in PHRASES.get(lang or "", {}) else TABLE_WORDS
+    return translate(tables, lang, text, **values)

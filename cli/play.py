@@ -22,7 +22,8 @@ from meeple.interpreter.saves import save_state, write_log
 
 from .phrases import phrase
 from .prompt_commands import help_lines, log_lines, rules_lines, why_line
-from .render import console, label, move_text, rejection_text, rule, show_moves, show_view
+from .refusals import did_you_mean, rejection_text, said
+from .render import console, label, move_text, rule, show_moves, show_view
 
 
 class Seat:
@@ -116,7 +117,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
     shown_turn = None
     while not game.is_terminal(state):
         if max_moves is not None and len(history) >= max_moves:
-            console.print(f"[yellow]stopped after {max_moves} moves[/]")
+            console.print(f"[yellow]{phrase(lang, 'stopped after {n} moves', n=max_moves)}[/]")
             break
         player = game.current_players(state)[0]
         if player in bots:
@@ -132,11 +133,11 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             try:
                 input_fn(phrase(lang, "player {p}: take the seat and press Enter", p=player) + " ")
             except EOFError:
-                console.print("\n[yellow]input ended; game left unfinished[/]")
+                console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
                 return state, history
         seated = player
         rule(phrase(lang, "player {p} to move", p=player) +
-                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+                     (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
         table.tell(game, history, player, lang)
         show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
         moves = game.legal_moves(state, player)
@@ -145,7 +146,7 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
             try:
                 answer = input_fn(phrase(lang, "player {p}", p=player) + "> ").strip()
             except EOFError:
-                console.print("\n[yellow]input ended; game left unfinished[/]")
+                console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
                 return state, history
             if answer in ("q", "quit"):
                 return state, history
@@ -179,9 +180,9 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 try:
                     save_state(game, state, path, seed, [*prior_moves, *(m for _, m in history)])
                 except OSError as exc:
-                    console.print(f"[red]not saved:[/] {escape(str(exc))}")
+                    console.print(f"[red]{phrase(lang, 'not saved:')}[/] {escape(str(exc))}")
                     continue
-                console.print(f"saved to {escape(path)}")
+                console.print(escape(phrase(lang, "saved to {path}", path=path)))
                 continue
             try:
                 if answer.isdigit() and 1 <= int(answer) <= len(moves):
@@ -189,8 +190,10 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
                 else:
                     move = game.parse_move(state, answer, player)
             except IllegalMove as exc:
+                meant = did_you_mean(game, state, exc.move_text, player, exc.rejection.code, lang)
                 console.print(f"[red]{phrase(lang, 'illegal:')}[/] "
-                              f"{escape(rejection_text(game, exc.rejection, lang))} [dim]\\[{exc.rejection.code}][/]")
+                              f"{escape(rejection_text(game, exc.rejection, lang) + meant)} "
+                              f"[dim]\\[{exc.rejection.code}][/]")
                 continue
             table.record(len(history), move)
             history.append((state, move))
@@ -202,9 +205,9 @@ def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path:
         try:
             write_log(log_path, game, seed, [*prior_moves, *(m for _, m in history)], state)
         except OSError as exc:
-            console.print(f"[red]replay log not written:[/] {escape(str(exc))}")
+            console.print(f"[red]{phrase(lang, 'replay log not written:')}[/] {escape(str(exc))}")
         else:
-            console.print(f"replay log written to {escape(log_path)}")
+            console.print(escape(phrase(lang, "replay log written to {path}", path=log_path)))
     return state, history
 
 
@@ -214,7 +217,7 @@ def _spectate(game, state, move, lang, shown_turn):
     if shown_turn != (state.phase, player):
         rule(f"{phrase(lang, 'move {n}', n=state.move_count + 1)} · "
                      f"{phrase(lang, 'player {p}', p=player)}" +
-                     (f" · {label(game, state.phase, lang)}" if state.phase else ""))
+                     (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
     console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
                   f"[bold]{escape(move_text(game, move, lang))}[/]")
     return (state.phase, player)
@@ -237,7 +240,7 @@ def _undo(history, player, humans):
 def show_result(game, state, lang: str | None = None, seed: int | None = None):
     out = game.outcome(state)
     rule(phrase(lang, "game over"))
-    console.print(f"{phrase(lang, 'reason')}: {escape(label(game, out.reason, lang))}")
+    console.print(f"{phrase(lang, 'reason')}: {escape(said(game, out.reason, lang))}")
     for p in range(game.player_count):
         tb = f"  {phrase(lang, 'tie-breaks')} {list(out.tiebreaks[p])}" if out.tiebreaks[p] else ""
         console.print(f"  {phrase(lang, 'player {p}', p=p)}: {phrase(lang, 'score')} {out.scores[p]}, "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 
 from .phrases import phrase
-from .render import label, move_text, rejection_text
+from .refusals import rejection_text
+from .render import label, move_text
 
 HELP = (
     ("NUMBER or MOVE", "play a listed move, by its number or its text"),
@@ -20,8 +21,9 @@ HELP = (
 
 
 def help_lines(lang) -> list[str]:
-    width = max(len(c) for c, _ in HELP)
-    return [f"  {c.ljust(width)}  {phrase(lang, what)}" for c, what in HELP]
+    commands = [(phrase(lang, c), phrase(lang, what)) for c, what in HELP]
+    width = max(len(c) for c, _ in commands)
+    return [f"  {c.ljust(width)}  {what}" for c, what in commands]
 
 
 def rules_lines(game, name: str, lang) -> list[str]:
@@ -33,8 +35,8 @@ def rules_lines(game, name: str, lang) -> list[str]:
         close = difflib.get_close_matches(name, list(actions), n=3, cutoff=0.5)
         hint = f"; {phrase(lang, 'did you mean')} {', '.join(close)}?" if close else ""
         return [phrase(lang, "no action is called {name}", name=name) + hint,
-                phrase(lang, "actions") + ": " + ", ".join(label(game, a, lang) for a in actions)]
-    lines = [f"{label(game, name, lang)} ({name})"]
+                phrase(lang, "actions") + ": " + ", ".join(label(game, a, lang, "action") for a in actions)]
+    lines = [f"{label(game, name, lang, 'action')} ({name})"]
     if decl.description:
         lines.append(f"  {label(game, decl.description, lang)}")
     if decl.rule:

@@ -12,8 +12,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from meeple.interpreter.moves import format_value
-
-from .phrases import phrase
+from meeple.interpreter.phrases import find_label
 
 PIPED_WIDTH = 100_000  # "no wrapping" for rich, which always lays text out to some width
 RULE_WIDTH = 80  # a rule's width in piped output, where the console is PIPED_WIDTH wide
@@ -71,14 +70,15 @@ def print_diagnostics(diagnostics) -> None:
             error_console.print(rest, soft_wrap=True, markup=False)
 
 
-def label(game, name: str, lang: str | None) -> str:
-    """A name or a message of the ruleset in `lang`: `game.labels[lang]` is keyed by the
-    identifier, or by the English text of a reason, like a gettext catalogue."""
-    if lang:
-        table = game.rules.ruleset.game.labels.get(lang, {})
-        if name in table:
-            return table[name]
-    action = game.rules.ruleset.actions.get(name)
+def label(game, name: str, lang: str | None, scope: str | None = None) -> str:
+    """A name or a message of the ruleset in `lang` (English labels when no language is
+    asked): `game.labels[lang]` is keyed by the identifier, scoped or not (`action.load`,
+    interpreter/phrases.py), or by the English text of a reason, like a gettext catalogue.
+    An action without a label is named by its declaration's `label`."""
+    found = find_label(game.rules.ruleset, lang, name, scope)
+    if found is not None:
+        return found
+    action = game.rules.ruleset.actions.get(name) if scope in (None, "action") else None
     return action.label if action is not None and action.label else name
 
 
@@ -88,17 +88,12 @@ def move_text(game, move, lang: str | None, state=None, viewer: int | None = Non
     reads it, items that reader cannot see whole are named by their handles."""
     name_item = game.namer(state, viewer).name if state is not None and viewer is not None else None
     typed = game.move_text(state, move, viewer) if name_item else str(move)
-    name = label(game, move.action, lang)
+    name = label(game, move.action, lang, "action")
     raw = [(k, format_value(v, name_item)) for k, v in move.args]
-    shown = [(label(game, k, lang), label(game, v, lang)) for k, v in raw]
+    shown = [(label(game, k, lang, "param"), label(game, v, lang, "value")) for k, v in raw]
     if name == move.action and shown == raw:
         return typed
     return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({typed})"
-
-
-def rejection_text(game, rejection, lang: str | None) -> str:
-    text = label(game, rejection.reason, lang)
-    return text + (f" ({phrase(lang, 'rule')} {rejection.rule})" if rejection.rule else "")
 
 
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
@@ -107,7 +102,7 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
     from meeple.interpreter.display import TableText
     if title:
         console.print(f"[bold]{escape(title)}[/]")
-    text = TableText(game, view, lang, words=lambda words, **kw: phrase(lang, words, **kw)).text()
+    text = TableText(game, view, lang).text()
     console.print(text, markup=False, highlight=False)
 
 
@@ -139,8 +134,7 @@ class _Describer:
         table = self.tables.get(move.player)
         if table is None:
             table = self.tables[move.player] = TableText(
-                self.game, self.game.view(self.state, move.player), self.lang,
-                words=lambda w, **kw: phrase(self.lang, w, **kw))
+                self.game, self.game.view(self.state, move.player), self.lang)
         return "; ".join(f"{item.id}: {text}" for item in items if (text := table.describe(item)))
 
 

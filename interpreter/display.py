@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from meeple.dsl.build import grid_column, template_places
 
+from .phrases import find_label, table_word
+
 ROW_LIMIT = 400  # characters of a value (not a list of items) before it is cut ("...")
 LINE = 100  # a list of items longer than this goes on several lines
 _ITEM = "\x1f"  # between the items of a zone until the row is laid out
 
 
 class TableText:
-    def __init__(self, game, view: dict, lang: str | None = None, words=None):
+    def __init__(self, game, view: dict, lang: str | None = None):
         self.game, self.view, self.lang = game, view, lang
-        self.words = words or (lambda text, **kw: text.format(**kw))  # the CLI's own words, translated
+        self.words = lambda text, **kw: table_word(lang, text, **kw)  # the table's own words
         self.rules = game.rules
         self.drawn = _board_drawing(game, view)
 
@@ -35,7 +37,7 @@ class TableText:
         sections.append((self.words("table"), self.common()))
         lines = []
         if self.view.get("phase"):
-            lines.append(f"{self.words('phase')}: {self.label(self.view['phase'])}")
+            lines.append(f"{self.words('phase')}: {self.label(self.view['phase'], 'phase')}")
         for title, rows in sections:
             if rows:
                 lines.append(f"{title}:")
@@ -102,10 +104,10 @@ class TableText:
                 value = value[str(player)]
             else:
                 value = value[player]
-            rows.append((self.label(name), self.value(value)))
+            rows.append((self.label(name, "variable"), self.value(value)))
         for name, decl in self.rules.zones.items():
             if decl.per == "player" and decl.shown:
-                rows.append((self.label(name), self.zone(self.view["zones"][name][player])))
+                rows.append((self.label(name, "zone"), self.zone(self.view["zones"][name][player])))
         return rows
 
     def common(self) -> list[tuple[str, str]]:
@@ -115,15 +117,15 @@ class TableText:
                 continue
             if self.drawn and name == self.drawn[1]:
                 continue  # drawn as a grid below
-            rows.append((self.label(name), self.value(self.view["vars"][name])))
+            rows.append((self.label(name, "variable"), self.value(self.view["vars"][name])))
         for name, decl in self.rules.zones.items():
             if decl.per == "player" or not decl.shown:
                 continue
             contents = self.view["zones"][name]
             if decl.per is None:
-                rows.append((self.label(name), self.zone(contents)))
+                rows.append((self.label(name, "zone"), self.zone(contents)))
             else:
-                rows += [(f"{self.label(name)} {self.label(key)}", self.zone(sub)) for key, sub in contents.items()]
+                rows += [(f"{self.label(name, 'zone')} {self.label(key)}", self.zone(sub)) for key, sub in contents.items()]
         return rows
 
     # -- values ----------------------------------------------------------------------------------
@@ -166,7 +168,7 @@ class TableText:
             text = self.describe_side(shown)
             if text:
                 return f"[{text}]"
-            return "[" + ", ".join(f"{self.label(k)} {self.value(v)}" for k, v in shown.items()) + "]"
+            return "[" + ", ".join(f"{self.label(k, 'field')} {self.value(v)}" for k, v in shown.items()) + "]"
         return "?"
 
     def describe_side(self, face: dict) -> str | None:
@@ -188,7 +190,7 @@ class TableText:
         if len(fitting) != 1:
             return None
         values = {k: self.placed(v) for k, v in face.items()}
-        return self.label(fitting[0]).format(**values)
+        return self.label(fitting[0], None).format(**values)
 
     def describe(self, item) -> str | None:
         """The kind's `show` text filled with this item's fields and properties (in the
@@ -205,12 +207,12 @@ class TableText:
             text = kind.show_cases.get(str(sort))
         if text is None:
             return None
-        values = {"id": item.id, "kind": self.label(item.kind)}
+        values = {"id": item.id, "kind": self.label(item.kind, "kind")}
         for name in kind.fields:
             values[name] = self.placed(item.fields.get(name))
         for name in (*kind.props, "face"):
             values[name] = self.placed(props[name] if name in props else self.game.prop_default(item, name))
-        return self.label(text).format(**values)
+        return self.label(text, None).format(**values)
 
     def placed(self, value) -> str:
         """A value in a `show` place.  A map of counts (a price, a stock) reads as a sum of
@@ -240,12 +242,11 @@ class TableText:
             return self.label(value) if value else "—"
         return str(value)
 
-    def label(self, name: str) -> str:
-        if self.lang:
-            table = self.rules.ruleset.game.labels.get(self.lang, {})
-            if name in table:
-                return table[name]
-        return name
+    def label(self, name: str, scope: str | None = "value") -> str:
+        """`name` in the table's language, as shown in `scope` (phrases.py): most names on
+        the table are values, map keys and places; rows name variables and zones."""
+        found = find_label(self.rules.ruleset, self.lang, name, scope)
+        return name if found is None else found
 
     @staticmethod
     def _cut(text: str) -> str:

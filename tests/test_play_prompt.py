@@ -64,6 +64,18 @@ def test_list_shows_each_shipped_game_with_its_title_players_and_rules():
     result = CliRunner().invoke(app, ["list"])
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line for line in result.output.splitlines()[1:] if line.strip()}
-    assert re.search(r"valdora +Valdora +3-5 +Valdora \(Hungarian rules\), Abacusspiele 2009", rows["valdora"])
-    assert re.search(r"nim +Nim +2 +Nim \(normal play convention\)", rows["nim"])
+    assert re.search(r"valdora +Valdora +3-5 +rulebook: Valdora \(Hungarian rules\), Abacusspiele 2009", rows["valdora"])
+    assert re.search(r"nim +Nim +2 +example: Nim \(normal play convention\)", rows["nim"])
     assert {"tic-tac-toe", "treasure-hunter", "zavandor", "freyas-folly"} <= set(rows)
+
+
+def test_list_tells_a_rulebook_transcription_from_an_example():
+    """A rulebook with an author is a published one the ruleset transcribes; the rest are
+    examples of the language (traditional games)."""
+    result = CliRunner().invoke(app, ["list"])
+    sources = {line.split()[0]: line for line in result.output.splitlines()[1:] if line.strip()}
+    assert result.output.splitlines()[0].split() == ["name", "title", "players", "source"]
+    for name in ("valdora", "zavandor", "treasure-hunter", "freyas-folly"):
+        assert "rulebook: " in sources[name], sources[name]
+    for name in ("tic-tac-toe", "connect-four", "nim", "goofspiel"):
+        assert "example: " in sources[name], sources[name]
