@@ -117,7 +117,7 @@ def show_moves(game, state, moves, lang: str | None = None) -> None:
 
 
 class _Describer:
-    """The items a move names, described as its mover's table describes them."""
+    """The items and board places a move names, described as its mover's table describes them."""
 
     def __init__(self, game, state, lang):
         self.game, self.state, self.lang = game, state, lang
@@ -129,13 +129,17 @@ class _Describer:
         from meeple.interpreter.knowledge import WHOLE
         namer = self.game.namer(self.state, move.player)
         items = [v for _, v in move.args if isinstance(v, Item) and namer.sight(v) == WHOLE]
-        if not items:
+        places = [v for _, v in move.args if type(v) is str and self.game.boards and
+                  any(v in graph for graph in self.game.boards.values())]
+        if not items and not places:
             return ""
         table = self.tables.get(move.player)
         if table is None:
             table = self.tables[move.player] = TableText(
                 self.game, self.game.view(self.state, move.player), self.lang)
-        return "; ".join(f"{item.id}: {text}" for item in items if (text := table.describe(item)))
+        parts = [f"{item.id}: {text}" for item in items if (text := table.describe(item))]
+        parts += [f"{table.label(node)}: {text}" for node in places if (text := table.describe_node(node))]
+        return "; ".join(parts)
 
 
 def is_tty() -> bool:

@@ -31,6 +31,9 @@ def build_board_display(r: Reader, board: str, value, nodes: dict, span) -> Boar
                 display.positions[str(name)] = (float(at[0]), float(at[1]))
     if "show" in node:
         _build_node_show(r, board, display, node["show"], value_span(node, "show"))
+    raw = node.get("texts")
+    if isinstance(raw, dict):
+        _build_node_texts(r, board, display, raw, nodes, span)
     if isinstance(node.get("pieces"), list):
         display.pieces = []
         for piece in node["pieces"]:
@@ -38,6 +41,24 @@ def build_board_display(r: Reader, board: str, value, nodes: dict, span) -> Boar
                 display.pieces.append(piece)
                 display.spans[f"pieces:{piece}"] = span_of(piece, node.span)
     return display
+
+
+def _build_node_texts(r: Reader, board: str, display: BoardDisplay, raw: dict, nodes: dict, span) -> None:
+    """`texts: {H: "the port city"}`: a node's own text, for a node that `show`'s cases
+    would describe wrongly (a city without the attribute the other cities have)."""
+    for name, text in raw.items():
+        where = raw.key_spans.get(name) if isinstance(raw, LDict) else None
+        if str(name) not in nodes:
+            r.error("N309", f"'{name}' is not a node of board '{board}'", where or span_of(raw),
+                    notes=[f"nodes: {', '.join(list(nodes)[:12])}{' ...' if len(nodes) > 12 else ''}"])
+        elif not isinstance(text, str):
+            continue  # the schema has said what a text must be
+        elif template_places(text) is None:
+            r.error("S117", f"the text of node '{name}' of board '{board}' is not well formed: write a place "
+                            "as {name} and a brace as {{ or }}", span_of(text, where))
+        else:
+            display.texts[str(name)] = text
+            display.spans[f"text:{name}"] = span_of(text, where)
 
 
 def _is_point(at) -> bool:

@@ -109,8 +109,9 @@ class BoardDisplay:
     show: str | None = None  # a text with {attribute} / {variable keyed by node} places
     show_by: str | None = None  # or one text per value of this node attribute
     show_cases: dict[str, str] | None = None
+    texts: dict[str, str] = field(default_factory=dict)  # node -> its own text, in place of `show`
     pieces: list[str] | None = None  # per-player variables or 'kind.property'; None: inferred
-    spans: dict[str, Span] = field(default_factory=dict)  # 'show', 'show:<case>', 'pieces:<name>'
+    spans: dict[str, Span] = field(default_factory=dict)  # 'show', 'show:<case>', 'text:<node>', 'pieces:<name>'
 
 
 @dataclass

@@ -78,6 +78,15 @@ def board_scene(table, name: str, seed: int = 0) -> BoardScene:
     return BoardScene(name, table.label(name), nodes, list(graph.edges), graph.is_directed(), neighbours)
 
 
+def node_text(table, name: str, node) -> str | None:
+    """One node's text in `table`'s view, or None when its board gives it none."""
+    graph = table.game.boards[name]
+    display = table.game.rules.ruleset.boards[name].display
+    data = graph.nodes[node]
+    group = str(data.get(display.show_by)) if display and display.show_by in data else None
+    return _node_text(table, display, node, data, group)
+
+
 def _attributes(table, data: dict) -> str:
     return ", ".join(f"{table.label(str(k))} {table.value(v)}" for k, v in data.items()
                      if k not in ("row", "col", "pos"))
@@ -86,7 +95,9 @@ def _attributes(table, data: dict) -> str:
 def _node_text(table, display, node: str, data: dict, group: str | None) -> str | None:
     if display is None:
         return None
-    text = display.show if display.show_cases is None else display.show_cases.get(group or "")
+    text = display.texts.get(str(node))
+    if text is None:
+        text = display.show if display.show_cases is None else display.show_cases.get(group or "")
     if text is None:
         return None
     from meeple.dsl.build import template_places

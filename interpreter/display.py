@@ -111,15 +111,18 @@ class TableText:
         return rows
 
     def common(self) -> list[tuple[str, str]]:
+        """The common table, less what the boards show place by place (a variable or zone
+        keyed by node that a board's node text reads)."""
         rows = []
+        on_boards = _shown_on_boards(self.rules.ruleset)
         for name, decl in self.rules.variables.items():
-            if decl.per == "player" or not decl.shown or name not in self.view["vars"]:
+            if decl.per == "player" or not decl.shown or name not in self.view["vars"] or name in on_boards:
                 continue
             if self.drawn and name == self.drawn[1]:
                 continue  # drawn as a grid below
             rows.append((self.label(name, "variable"), self.value(self.view["vars"][name])))
         for name, decl in self.rules.zones.items():
-            if decl.per == "player" or not decl.shown:
+            if decl.per == "player" or not decl.shown or name in on_boards:
                 continue
             contents = self.view["zones"][name]
             if decl.per is None:
@@ -214,10 +217,21 @@ class TableText:
             values[name] = self.placed(props[name] if name in props else self.game.prop_default(item, name))
         return self.label(text, None).format(**values)
 
+    def describe_node(self, node) -> str | None:
+        """What a place means, for a move that names it: the node text its board's
+        `display: show` gives it in this view (a gem site's gems, a space's cost)."""
+        from .board_scene import node_text
+        for name, graph in self.game.boards.items():
+            if type(node) in (str, int) and node in graph:
+                text = node_text(self, name, node)
+                if text:
+                    return text
+        return None
+
     def placed(self, value) -> str:
         """A value in a `show` place.  A map of counts (a price, a stock) reads as a sum of
         its non-zero entries, `2 ruby + 1 gold` ('nothing' when all are zero)."""
-        counts = value.get("$map") if isinstance(value, dict) else value
+        counts = value["$map"] if isinstance(value, dict) and "$map" in value else value
         if isinstance(counts, dict) and counts and all(type(v) is int for v in counts.values()):
             parts = [f"{v} {self.label(k)}" for k, v in counts.items() if v]
             return " + ".join(parts) if parts else self.words("nothing")
@@ -228,7 +242,10 @@ class TableText:
             if "$item" in value:
                 return self.item(value["$item"])
             if "$map" in value:
-                return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in value["$map"].items()) + "}"
+                counts = value["$map"]
+                if counts and all(type(v) is int and v >= 0 for v in counts.values()):  # a stock, a price list
+                    return ", ".join(f"{self.label(k)} {v}" for k, v in counts.items() if v) or self.words("nothing")
+                return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in counts.items()) + "}"
             if "$pairs" in value:
                 return "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value["$pairs"]) + "}"
             return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in value.items()) + "}"
@@ -251,6 +268,18 @@ class TableText:
     @staticmethod
     def _cut(text: str) -> str:
         return text if len(text) <= ROW_LIMIT else text[:ROW_LIMIT - 3] + "..."
+
+
+def _shown_on_boards(rs) -> set[str]:
+    """The names the boards' node texts read: each node shows its own entry of them."""
+    from meeple.dsl.checks.boards import node_keyed
+    keyed, read = node_keyed(rs), set()
+    for board in rs.boards.values():
+        d = board.display
+        if d is not None:
+            for text in (d.show, *(d.show_cases or {}).values(), *d.texts.values()):
+                read.update(template_places(text or "") or ())
+    return read & keyed
 
 
 def _board_drawing(game, view):

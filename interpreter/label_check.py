@@ -46,6 +46,10 @@ def shown_texts(rs, with_messages: bool = True) -> list[str]:
     messages |= {e.reason for e in rs.end if e.reason}
     messages |= {k.show for k in rs.components.values() if k.show}  # an item's description
     messages |= {t for k in rs.components.values() for t in (k.show_cases or {}).values()}
+    for board in rs.boards.values():  # a place's text on the map and beside the moves that name it
+        d = board.display
+        if d is not None:
+            messages |= {t for t in (d.show, *(d.show_cases or {}).values(), *d.texts.values()) if t}
     return names + sorted(messages)
 
 

@@ -98,6 +98,9 @@ def test_the_example_ruleset_is_clean(tmp_path):
     ("by: kind", "by: colour", "N303", "colour"),
     ("pieces: [at, cart.place]", "pieces: [at, cart.colour]", "N303", "cart.colour"),
     ("pieces: [at, cart.place]", "pieces: [grain]", "N303", "grain]"),
+    ("pieces: [at", 'texts: {barn: "a barn"}\n      pieces: [at', "N309", "barn"),
+    ("pieces: [at", 'texts: {home: "home of {2}"}\n      pieces: [at', "S117", '"home of {2}"'),
+    ("pieces: [at", 'texts: {home: "home of {owner}"}\n      pieces: [at', "N303", '"home of {owner}"'),
 ])
 def test_a_display_that_cannot_be_drawn_is_reported_at_its_place(tmp_path, old, new, code, at):
     """Each problem is reported at the very name, position or text that has it."""
@@ -106,6 +109,36 @@ def test_a_display_that_cannot_be_drawn_is_reported_at_its_place(tmp_path, old, 
     line = next(i for i, row in enumerate(text.splitlines(), 1) if at in row and "display" not in row)
     col = text.splitlines()[line - 1].index(at) + 1
     assert (code, line, col) in _diagnostics(tmp_path, text)
+
+
+def test_a_node_of_its_own_text_reads_it_on_the_map_and_beside_a_move_that_names_it(tmp_path):
+    """`texts:` gives one node the text `show`'s case for its attribute would get wrong."""
+    text = LAND.replace("pieces: [at", 'texts: {home: "the farmhouse, {grain} grain"}\n      pieces: [at')
+    path = write_ruleset(tmp_path, text, "land")
+    game = load_game(path)
+    lines = game.render(game.new_state(0), 0).splitlines()
+    assert "  home  the farmhouse, 0 grain; here: player 1; → mill" in lines
+    assert "  mill  mill, toll 2, grain 3; here: player 0; → home, port" in lines
+    out = CliRunner().invoke(app, ["play", path, "--bots", "1"], input="quit\n").output
+    assert "go(to=home)" in out and "— home: the farmhouse, 0 grain" in out
+
+
+def test_state_a_board_shows_place_by_place_is_not_repeated_on_the_table(land):
+    """`grain` and `cargo` are keyed by node and read by the node texts: the board shows
+    them at their places, so the common table leaves them out."""
+    text = land.render(land.new_state(0), 0)
+    table = text[text.index("table:") if "table:" in text else 0:text.index("board land:")]
+    assert "grain" not in table and "cargo" not in table
+    assert "mill, toll 2, grain 3" in text and "cargo: 2 hidden" in text
+
+
+def test_lint_asks_for_the_translation_of_every_node_text(tmp_path):
+    from meeple.interpreter.label_check import label_diagnostics
+    text = LAND.replace("game: {name: land, players: 2}",
+                        "game: {name: land, players: 2, labels: {hu: {go: menj}}}")
+    rs, _ = read_ruleset(write_ruleset(tmp_path, text, "land"))
+    warned = " ".join(d.message for d in label_diagnostics(rs) if d.code == "L107")
+    assert "'mill, toll {toll}, grain {grain}'" in warned and "'farm'" in warned
 
 
 def test_positions_are_the_declared_ones_and_the_rest_are_laid_out_the_same_every_time(land):

@@ -75,6 +75,30 @@ def test_items_are_described_by_their_show_text(shop):
     assert "lamp-red (red lamp, lit: yes)" in shop.render(after, 1)
 
 
+def test_a_field_that_maps_names_to_counts_reads_as_a_sum_of_the_nonzero_ones(tmp_path):
+    """A price written as a mapping in the item data reads `1 ruby + 2 gold`, not `{...}`."""
+    text = SHOP.replace('    show: "{colour} lamp, lit: {lit}"', '    show: "{colour} lamp, lit: {lit}"\n'
+                        '  deal:\n    fields: {price: "map[str, int]"}\n'
+                        '    items: [{id: D-1, price: {ruby: 1, jade: 0, gold: 2}}, {id: D-2, price: {ruby: 0}}]\n'
+                        '    show: "costs {price}"')
+    text = text.replace("  lamps: {kind: row", "  deals: {kind: row, initial: \"items('deal')\"}\n  lamps: {kind: row")
+    game = load_game(write_ruleset(tmp_path, text, "shop"))
+    shown = game.render(game.new_state(0), 0)
+    assert "D-1 (costs 1 ruby + 2 gold)" in shown and "D-2 (costs nothing)" in shown
+
+
+def test_a_map_of_counts_on_the_table_lists_its_nonzero_entries(tmp_path):
+    text = SHOP.replace("  turns_taken: {initial: 0, show: false}",
+                        "  turns_taken: {initial: 0, show: false}\n"
+                        "  stock: {type: \"map[str, int]\", initial: \"{'wood': 2, 'cloth': 0, 'iron': 1}\"}\n"
+                        "  spent: {type: \"map[str, int]\", initial: \"{'wood': 0}\"}\n"
+                        "  owner: {type: \"map[str, int]\", initial: \"{'mill': -1}\"}")
+    game = load_game(write_ruleset(tmp_path, text, "shop"))
+    lines = game.render(game.new_state(0), 0).splitlines()
+    assert "  stock   iron 1, wood 2" in lines and "  spent   nothing" in lines
+    assert "  owner   {mill: -1}" in lines  # not counts: written out whole
+
+
 def test_bookkeeping_is_left_out_and_areas_are_grouped(shop):
     text = shop.render(shop.new_state(0), 0)
     assert "turns_taken" not in text

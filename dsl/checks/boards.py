@@ -33,6 +33,7 @@ def check_board_displays(rs: Ruleset) -> Iterator[Diagnostic]:
                              display.spans.get("show:by", display.span))
         texts = {"show": display.show} if display.show else \
             {f"show:{case}": text for case, text in (display.show_cases or {}).items()}
+        texts.update({f"text:{node}": text for node, text in display.texts.items()})
         known = attributes | keyed | {"node"}
         for key, text in texts.items():
             for place in template_places(text) or ():

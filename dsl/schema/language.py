@@ -131,6 +131,8 @@ BOARD_DISPLAY = Record("a board's display", (
     Key("show", OneOf((Text(), MapOf(Text(), label="a mapping: by, then a text per value"))),
         doc="a node's text: {attribute}, {node} and {variable or zone keyed by node} places, or "
             "{by: attribute, <value>: text, ...}"),
+    Key("texts", MapOf(Text(), label="a mapping of node names to texts"),
+        doc="node -> its own text, in place of `show` for that node (the same places)"),
     Key("pieces", ListOf(NAME, label="a list of names"),
         doc="what stands on nodes: per-player variables holding a node, or 'kind.property'"),
 ))
