@@ -243,7 +243,7 @@ class TableText:
                 return self.item(value["$item"])
             if "$map" in value:
                 counts = value["$map"]
-                if counts and all(type(v) is int and v >= 0 for v in counts.values()):  # a stock, a price list
+                if all(type(v) is int and v >= 0 for v in counts.values()):  # a stock, a price list; or empty
                     return ", ".join(f"{self.label(k)} {v}" for k, v in counts.items() if v) or self.words("nothing")
                 return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in counts.items()) + "}"
             if "$pairs" in value:

@@ -92,11 +92,13 @@ def test_a_map_of_counts_on_the_table_lists_its_nonzero_entries(tmp_path):
                         "  turns_taken: {initial: 0, show: false}\n"
                         "  stock: {type: \"map[str, int]\", initial: \"{'wood': 2, 'cloth': 0, 'iron': 1}\"}\n"
                         "  spent: {type: \"map[str, int]\", initial: \"{'wood': 0}\"}\n"
-                        "  owner: {type: \"map[str, int]\", initial: \"{'mill': -1}\"}")
+                        "  owner: {type: \"map[str, int]\", initial: \"{'mill': -1}\"}\n"
+                        "  debts: {type: \"map[str, str]\", initial: \"{}\"}")
     game = load_game(write_ruleset(tmp_path, text, "shop"))
     lines = game.render(game.new_state(0), 0).splitlines()
     assert "  stock   iron 1, wood 2" in lines and "  spent   nothing" in lines
     assert "  owner   {mill: -1}" in lines  # not counts: written out whole
+    assert "  debts   nothing" in lines  # an empty map
 
 
 def test_bookkeeping_is_left_out_and_areas_are_grouped(shop):
