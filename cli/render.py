@@ -14,6 +14,8 @@ from rich.rule import Rule
 from meeple.interpreter.moves import format_value
 from meeple.interpreter.phrases import find_label
 
+from .phrases import phrase
+
 PIPED_WIDTH = 100_000  # "no wrapping" for rich, which always lays text out to some width
 RULE_WIDTH = 80  # a rule's width in piped output, where the console is PIPED_WIDTH wide
 
@@ -90,7 +92,9 @@ def move_text(game, move, lang: str | None, state=None, viewer: int | None = Non
     typed = game.move_text(state, move, viewer) if name_item else str(move)
     name = label(game, move.action, lang, "action")
     raw = [(k, format_value(v, name_item)) for k, v in move.args]
-    shown = [(label(game, k, lang, "param"), label(game, v, lang, "value")) for k, v in raw]
+    shown = [(label(game, k, lang, "param"),
+              phrase(lang, "yes" if arg else "no") if type(arg) is bool else label(game, v, lang, "value"))
+             for (k, v), (_, arg) in zip(raw, move.args)]
     if name == move.action and shown == raw:
         return typed
     return name + (": " + ", ".join(f"{k}={v}" for k, v in shown) if shown else "") + f"  ({typed})"

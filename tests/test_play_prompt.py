@@ -79,3 +79,27 @@ def test_list_tells_a_rulebook_transcription_from_an_example():
         assert "rulebook: " in sources[name], sources[name]
     for name in ("tic-tac-toe", "connect-four", "nim", "goofspiel"):
         assert "example: " in sources[name], sources[name]
+
+
+def test_a_yes_or_no_choice_reads_yes_or_no_in_the_players_language(tmp_path):
+    """The typed text stays `bet(double=false)`; the sentence says `no`, or `nem` in Hungarian."""
+    path = tmp_path / "coin.yaml"
+    path.write_text("""
+game: {name: coin, players: 2, labels: {hu: {bet: Tét, double: dupla}}}
+variables:
+  pot: {initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [bet]
+actions:
+  bet:
+    params: {double: "[false, true]"}
+    effects:
+      - set: ["pot += 2 if double else 1"]
+end:
+  - when: "pot >= 5"
+""", encoding="utf-8")
+    out = CliRunner().invoke(app, ["play", str(path), "--bots", "1", "--lang", "hu"], input="q\n").output
+    assert "Tét: dupla=nem  (bet(double=false))" in out and "Tét: dupla=igen  (bet(double=true))" in out
