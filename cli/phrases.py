@@ -55,7 +55,7 @@ PHRASES = {
         "saved to {path}": "mentve ide: {path}",
         "replay log not written:": "a visszajátszási napló nem készült el:",
         "replay log written to {path}": "a visszajátszási napló elkészült: {path}",
-        # The interpreter's messages (its refusals, the end of the flow), read back by cli/refusals.py.
+        # The interpreter's messages: its refusals (Rejection.template) and how a game ends.
         "the game is over": "a játéknak vége",
         "the flow of play is complete": "a játékmenet véget ért",
         "'{move}' is not a move; write action or action(param=value,...)":

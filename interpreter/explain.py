@@ -15,53 +15,57 @@ _MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
 
 def explain_rejection(game, state, text: str, player: int | None, referee: bool = False) -> Rejection:
     if state.over:
-        return Rejection("M806", "the game is over")
+        return Rejection.of("M806", "the game is over")
     match = _MOVE.match(text)
     if not match:
-        return Rejection("M802", f"'{text}' is not a move; write action or action(param=value,...)")
+        return Rejection.of("M802", "'{move}' is not a move; write action or action(param=value,...)", move=text)
     name = match.group("name")
     point = game.rules.points[state.pc]
     acting = game.current_players(state)
     if player is not None and player not in acting:
-        return Rejection("M805", f"it is not player {player}'s turn (to move: {', '.join(map(str, acting))})")
+        return Rejection.of("M805", "it is not player {player}'s turn (to move: {acting})", player=player,
+                            acting=", ".join(map(str, acting)))
     who = player if player is not None else (acting[0] if acting else None)
     if name == PASS:
         if point.allow_pass:
-            return Rejection("M808", "pass takes no parameters")
-        return Rejection("M807", "passing is not allowed here", point.rule)
+            return Rejection.of("M808", "pass takes no parameters")
+        return Rejection.of("M807", "passing is not allowed here", point.rule)
     if name not in game.rules.actions:
         known = ", ".join(point.actions) or "(none)"
-        return Rejection("M801", f"there is no action '{name}'; possible now: {known}")
+        return Rejection.of("M801", "there is no action '{name}'; possible now: {known}", name=name, known=known)
     action = game.rules.actions[name]
     if name not in point.actions:
-        where = f" in phase '{state.phase}'" if state.phase else ""
-        return Rejection("M807", f"'{name}' cannot be taken now{where}; possible now: "
-                         f"{', '.join(point.actions) or '(none)'}", point.rule)
+        known = ", ".join(point.actions) or "(none)"
+        if state.phase:
+            return Rejection.of("M807", "'{name}' cannot be taken now in phase '{phase}'; possible now: {known}",
+                                point.rule, name=name, phase=state.phase, known=known)
+        return Rejection.of("M807", "'{name}' cannot be taken now; possible now: {known}", point.rule,
+                            name=name, known=known)
     given = {}
     for part in split_args(match.group("args") or ""):
         key, eq, value = part.partition("=")
         if not eq:
-            return Rejection("M802", f"parameter '{part}' must be written name=value")
+            return Rejection.of("M802", "parameter '{part}' must be written name=value", part=part)
         given[key] = value
     declared = [p[0] for p in action.params]
     for key in given:
         if key not in declared:
-            return Rejection("M802", f"'{name}' has no parameter '{key}'; parameters: "
-                             f"{', '.join(declared) or '(none)'}")
+            return Rejection.of("M802", "'{name}' has no parameter '{key}'; parameters: {declared}", name=name,
+                                key=key, declared=", ".join(declared) or "(none)")
     ctx = Ctx(game, state)
     ctx.bindings["player"] = who
     # Values are named as the mover sees them; the referee may also use hidden ids.
     name_item = Namer(game, state, who).name if who is not None and who >= 0 else None
     for pname, domain_fn in action.params:
         if pname not in given:
-            return Rejection("M802", f"'{name}' needs the parameter '{pname}'")
+            return Rejection.of("M802", "'{name}' needs the parameter '{param}'", name=name, param=pname)
         domain = want_list(domain_fn(ctx), f"the choices of '{pname}'")
         chosen = [v for v in domain if format_value(v, name_item) == given[pname]
                   or (referee and format_value(v) == given[pname])]
         if not chosen:
             shown = ", ".join(format_value(v, name_item) for v in domain[:12]) + (", ..." if len(domain) > 12 else "")
-            return Rejection("M803", f"{pname}={given[pname]} is not possible; choices: {shown or '(none)'}",
-                             action.rule)
+            return Rejection.of("M803", "{param}={value} is not possible; choices: {choices}", action.rule,
+                                param=pname, value=given[pname], choices=shown or "(none)")
         ctx.bindings[pname] = chosen[0]
     for fn, reason, rule, _ in action.checks:
         if fn(ctx) is not True:
@@ -71,11 +75,11 @@ def explain_rejection(game, state, text: str, player: int | None, referee: bool 
         if short is not None:
             place = place_fn(ctx)
             has, needs = short
-            return Rejection("M809", f"cannot pay {needs} {place.decl.name} (has {has})",
-                             action.rule or place.decl.rule)
+            return Rejection.of("M809", "cannot pay {needs} {place} (has {has})", action.rule or place.decl.rule,
+                                needs=needs, place=place.decl.name, has=has)
     if action.then_required and point.kind == "choose":
         move = Move(who, name, tuple((p, ctx.bindings[p]) for p, _ in action.params))
         if not game.reaches_then(state, move):
-            return Rejection("M811", f"nothing could be done after '{name}': none of its follow-up "
-                             "steps would have a possible move", action.rule)
-    return Rejection("M810", f"'{text}' is not legal here", action.rule)
+            return Rejection.of("M811", "nothing could be done after '{name}': none of its follow-up steps would "
+                                "have a possible move", action.rule, name=name)
+    return Rejection.of("M810", "'{move}' is not legal here", action.rule, move=text)

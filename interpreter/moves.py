@@ -151,11 +151,19 @@ def split_args(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why a move is not legal: a code, a reason, and the rule it cites."""
+    """Why a move is not legal: a code, a reason, and the rule it cites.  The
+    interpreter's own refusals also keep the template of their reason and its values, so
+    a front end can say them in another language without reading the English back."""
 
     code: str
     reason: str
     rule: str | None = None
+    template: str | None = None
+    values: tuple = ()  # (name, value) pairs filling `template`
+
+    @classmethod
+    def of(cls, code: str, template: str, rule: str | None = None, **values) -> "Rejection":
+        return cls(code, template.format(**values), rule, template, tuple(values.items()))
 
     def __str__(self):
         return self.reason + (f" (rule {self.rule})" if self.rule else "")

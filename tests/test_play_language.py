@@ -93,3 +93,17 @@ def test_a_name_alone_gets_the_nearest_action_and_a_rule_refusal_gets_no_guess()
 def test_the_game_ending_by_its_flow_is_said_in_hungarian():
     out = _play(*["1"] * 400, extra=["-o", "cards=3"])
     assert "ok: a játékmenet véget ért" in out
+
+
+def test_the_interpreters_refusals_carry_their_template_and_values():
+    """A front end says a refusal in its own language from the template and the values,
+    never by reading the English sentence back."""
+    from meeple.interpreter import load_game
+    game = load_game("tic-tac-toe")
+    state = game.new_state(0)
+    r = game.explain(state, "plce(at=a1)", 0)
+    assert (r.code, r.template, dict(r.values)) == ("M801", "there is no action '{name}'; possible now: {known}",
+                                                    {"name": "plce", "known": "place"})
+    assert r.reason == r.template.format(**dict(r.values))
+    taken = game.apply(state, "place(at=a1)")
+    assert game.explain(taken, "place(at=a1)", 1).template is None  # the ruleset's own reason: its labels say it
