@@ -33,15 +33,9 @@ game:
 variables:
   lit: {initial: 0, rule: p.1}
 flow:
-  - loop:
-      - turns: "players()"
-        do:
-          - choose: [light]
+  - loop: [{turns: "players()", do: [{choose: [light]}]}]
 actions:
-  light:
-    rule: p.2
-    effects:
-      - set: "lit += 1"
+  light: {rule: p.2, effects: ["lit += 1"]}
 end:
   - when: "lit >= 5"
     reason: "all lanterns burn"
