@@ -1,6 +1,7 @@
 """Label coverage: for every language a ruleset declares labels in, the names and messages
 a player meets in `meeple play --lang` (actions and their parameters, variables, zones,
-phases, loop variables, requirement reasons, end reasons) should all be translated; and a
+phases, loop variables, requirement reasons, end reasons, `show` texts, the rulebook
+section titles `rules ACTION` cites) should all be translated; and a
 scoped key (`phase.goblins`, interpreter/phrases.py) should name something of its scope."""
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def shown_texts(rs, with_messages: bool = True) -> list[str]:
         return names
     messages = {c.reason for a in rs.actions.values() for c in a.require if c.reason}
     messages |= {e.reason for e in rs.end if e.reason}
+    messages |= {t for t in rs.game.rulebook.sections.values() if t}  # cited by `rules ACTION`
     messages |= {k.show for k in rs.components.values() if k.show}  # an item's description
     messages |= {t for k in rs.components.values() for t in (k.show_cases or {}).values()}
     for board in rs.boards.values():  # a place's text on the map and beside the moves that name it
