@@ -106,7 +106,8 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
     from meeple.interpreter.display import TableText
     if title:
         console.print(f"[bold]{escape(title)}[/]")
-    text = TableText(game, view, lang).text()
+    width = console.width if console.is_terminal else None  # a pipe keeps whole records
+    text = TableText(game, view, lang, width).text()
     console.print(text, markup=False, highlight=False)
 
 

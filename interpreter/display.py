@@ -21,8 +21,9 @@ _ITEM = "\x1f"  # between the items of a zone until the row is laid out
 
 
 class TableText:
-    def __init__(self, game, view: dict, lang: str | None = None):
+    def __init__(self, game, view: dict, lang: str | None = None, width: int | None = None):
         self.game, self.view, self.lang = game, view, lang
+        self.width = width  # the screen's columns, when known: rows of items are fitted to it
         self.words = lambda text, **kw: table_word(lang, text, **kw)  # the table's own words
         self.rules = game.rules
         self.drawn = _board_drawing(game, view)
@@ -58,8 +59,9 @@ class TableText:
         broken between items, so no card a player holds is ever cut off."""
         parts = value.split(_ITEM)
         lines = [parts[0]]
+        room = LINE if self.width is None else max(40, self.width - len(name) - 5)
         for part in parts[1:]:  # items fill a line; a line breaks only between two items
-            if len(lines[-1]) + 2 + len(part) <= LINE:
+            if len(lines[-1]) + 2 + len(part) <= room:
                 lines[-1] += ", " + part
             else:
                 lines[-1] += ","

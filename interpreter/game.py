@@ -733,11 +733,12 @@ class Game:
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)
 
-    def render(self, state: State, player: int, lang: str | None = None) -> str:
+    def render(self, state: State, player: int, lang: str | None = None, width: int | None = None) -> str:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
-        shows before that player's decision, made from their view alone."""
+        shows before that player's decision, made from their view alone.  Given the
+        screen's `width`, rows of items are broken to fit it."""
         from .display import TableText
-        return TableText(self, self.view(state, player), lang).text()
+        return TableText(self, self.view(state, player), lang, width).text()
 
     # -- packed states -----------------------------------------------------------------------
     def pack(self, state: State) -> tuple:

@@ -101,6 +101,15 @@ def test_a_map_of_counts_on_the_table_lists_its_nonzero_entries(tmp_path):
     assert "  debts   nothing" in lines  # an empty map
 
 
+def test_rows_of_items_fit_the_width_they_are_given():
+    game = load_game("treasure-hunter")
+    state = game.new_state(3)
+    for width in (90, 130):  # a line of two or more items fits; one long item is never cut
+        rows = [x for x in game.render(state, 0, width=width).splitlines() if "), " in x]
+        assert rows and all(len(x) <= width for x in rows), width
+    assert any(len(x) > 90 and "), " in x for x in game.render(state, 0).splitlines())  # no width: 100 of items
+
+
 def test_bookkeeping_is_left_out_and_areas_are_grouped(shop):
     text = shop.render(shop.new_state(0), 0)
     assert "turns_taken" not in text
