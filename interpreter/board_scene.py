@@ -75,7 +75,7 @@ def board_scene(table, name: str, seed: int = 0) -> BoardScene:
                                 _node_text(table, display, node, data, group), _attributes(table, data),
                                 group, here.get(node, [])))
     neighbours = {n: [table.label(str(m)) for m in graph.neighbors(n)] for n in graph.nodes}
-    return BoardScene(name, table.label(name), nodes, list(graph.edges), graph.is_directed(), neighbours)
+    return BoardScene(name, table.label(name, "board"), nodes, list(graph.edges), graph.is_directed(), neighbours)
 
 
 def node_text(table, name: str, node) -> str | None:

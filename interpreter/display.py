@@ -78,7 +78,7 @@ class TableText:
         from .board_scene import board_scene
         from .board_text import draw_board
         scene = board_scene(self, name)
-        lines = [f"{self.words('board')} {self.label(name)}:"]
+        lines = [f"{self.words('board')} {self.label(name, 'board')}:"]
         lines += [f"  {line}".rstrip() for line in draw_board(scene) or ()]
         width = max(len(n.label) for n in scene.nodes)
         for node in scene.nodes:

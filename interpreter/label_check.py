@@ -33,6 +33,8 @@ def shown_names(rs) -> dict[str, set]:
         names.setdefault(name, set()).add("variable")
     for name in rs.zones:
         names.setdefault(name, set()).add("zone")
+    for name in rs.boards:  # each board's drawing is headed by its name
+        names.setdefault(name, set()).add("board")
     _flow_names(rs.flow, names)
     return names
 

@@ -135,10 +135,19 @@ def test_state_a_board_shows_place_by_place_is_not_repeated_on_the_table(land):
 def test_lint_asks_for_the_translation_of_every_node_text(tmp_path):
     from meeple.interpreter.label_check import label_diagnostics
     text = LAND.replace("game: {name: land, players: 2}",
-                        "game: {name: land, players: 2, labels: {hu: {go: menj}}}")
+                        "game: {name: land, players: 2, labels: {hu: {go: menj, at: hely, cargo: rakomány, "
+                        "grain: gabona, player: játékos, secret: titok, to: hová}}}")
     rs, _ = read_ruleset(write_ruleset(tmp_path, text, "land"))
     warned = " ".join(d.message for d in label_diagnostics(rs) if d.code == "L107")
     assert "'mill, toll {toll}, grain {grain}'" in warned and "'farm'" in warned
+    assert "'land'" in warned  # the board's name heads its drawing
+
+
+def test_a_boards_name_is_labelled_in_its_scope(tmp_path):
+    text = LAND.replace("game: {name: land, players: 2}",
+                        "game: {name: land, players: 2, labels: {hu: {board.land: vidék, value.land: föld}}}")
+    game = load_game(write_ruleset(tmp_path, text, "land"))
+    assert "tábla vidék:" in game.render(game.new_state(0), 0, "hu").splitlines()
 
 
 def test_positions_are_the_declared_ones_and_the_rest_are_laid_out_the_same_every_time(land):
