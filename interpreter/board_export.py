@@ -18,10 +18,10 @@ def board_as_text(game, view: dict, board: str, lang: str | None = None) -> str:
     table = TableText(game, view, lang)
     grid = _board_drawing(game, view)
     if grid and grid[2] == board:
-        return f"board {table.label(board)}:\n" + grid[0]
+        return f"{table.words('board')} {table.label(board, 'board')}:\n" + grid[0]
     return "\n".join(table.board_map(board, game.boards[board]))
 
 
 def board_as_svg(game, view: dict, board: str, lang: str | None = None) -> str:
     table = TableText(game, view, lang)
-    return board_svg(board_scene(table, board), caption=f"as player {view['viewer']} sees it")
+    return board_svg(board_scene(table, board), caption=table.words("as player {p} sees it", p=view["viewer"]))

@@ -33,6 +33,7 @@ TABLE_WORDS = {
         "{n} hidden": "{n} rejtett",
         "you know": "ismered",
         "nothing": "semmi",
+        "as player {p} sees it": "ahogy a(z) {p}. játékos látja",
         "yes": "igen",
         "no": "nem",
     },
