@@ -84,3 +84,25 @@ def every_configuration():
         info = load_rules(name).ruleset.game
         for players in range(info.min_players, info.max_players + 1):
             yield pytest.param(name, players, id=f"{Path(name).name}-{players}p")
+
+
+def playout_errors(path: str, seed: int) -> dict:
+    """backend -> (code, span, the policy generator's state) of the error a seeded random
+    playout of the ruleset at `path` stops with; and 'fallbacks': how often the compiled
+    back end's fast playout handed back to the loop on a second game."""
+    from meeple.interpreter.context import RuleError
+    errors = {}
+    for backend in ("reference", "compiled"):
+        game = load_game(path, backend=backend)
+        rng = random.Random(seed)
+        try:
+            game.playout(game.new_state(0), rng=rng)
+        except RuleError as exc:
+            errors[backend] = (exc.code, exc.span, rng.getstate())
+    compiled = load_game(path, backend="compiled")
+    try:
+        compiled.playout(compiled.new_state(0), rng=random.Random(seed))
+    except RuleError:
+        pass
+    errors["fallbacks"] = compiled.kernel_fallbacks
+    return errors

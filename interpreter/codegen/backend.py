@@ -15,6 +15,7 @@ from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
 from .emit_effects import GeneratedEffects
+from .fused import build_fused
 from .kernel import build_kernel
 from .module import GeneratedModule
 
@@ -57,7 +58,10 @@ class CompiledRules(Rules):
         when it would run no decision."""
         kernels = self.__dict__.setdefault("_kernels", {})
         if explicit_chance not in kernels:
-            kernels[explicit_chance] = build_kernel(self, explicit_chance)
+            # The fused tier, where the ruleset is inside it; explicit chance is the
+            # policy's draw, which only the kernel hands back to the loop.
+            fused = build_fused(self) if not explicit_chance else None
+            kernels[explicit_chance] = fused or build_kernel(self, explicit_chance)
         return kernels[explicit_chance]
 
     def source(self) -> str:

@@ -1,0 +1,672 @@
+"""The fused playout tier: a whole random playout as one function over typed locals.
+
+The playout kernel (kernel.py) calls the generated functions the move-by-move back end
+uses: each listing, effect block, definition and end rule is a function with its own
+fallback, reading the state through a context, and every write replaces its container.
+For a ruleset whose state is only variables of plain types (int, str, bool; maps of them
+keyed by node or player; lists of ints), this tier writes one function instead:
+
+- at the start it copies each variable's container once and checks every value has its
+  declared type, so inside, types are proven and reads need no guards;
+- a decision lists its moves as inline loops, plays the chosen one's `set` effects as
+  writes in place (each checked against the declared type, `choices` and bounds), and
+  tests the end rules inline;
+- definitions are nested functions over the same locals.
+
+It supports a part of the language (`unsupported` says why a ruleset is outside it).
+Anything unusual while it runs (a failed check, an empty `first`, a missing key) raises,
+and `Game.playout` plays the whole playout again with the move-by-move loop, as for the
+kernel.  Its results must equal the reference's: tests/test_fused.py compares them.
+"""
+from __future__ import annotations
+
+from meeple.dsl import expr_ast as A
+
+from ..context import COST_LIMIT, Ctx
+from ..flowgraph import (ASSIGN, BRANCH, COUNT_DOWN, COUNT_TEST, DECIDE, END, LOOP_BIND, LOOP_STEP, LOOP_TEST,
+                         LOOP_ZERO, NOP)
+from ..moves import requirement_levels
+from .kernel import STEP_LIMIT as _STEP_LIMIT
+from .kernel import KernelStop, _KernelWriter
+
+_FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN}
+
+LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
+# Expressions here are not charged step by step as the reference charges them; only
+# `range`, whose length comes from the state, is.  Everything else iterates game constants
+# (a board's nodes and lines) or lists made from them, so on boards of at most this many
+# nodes a decision stays far below the reference's cost limit.
+MAX_NODES = 1000
+_SCALARS = ("int", "str", "bool")
+_PY = {"int": "int", "str": "str", "bool": "bool"}
+# Library functions whose value depends only on their (constant) arguments and the game:
+# called once per playout through the real implementation.  name -> result type.
+_CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int"}
+# Library functions called through the real implementation each time: name -> result type.
+_CALLED = {"nodes_where": "list:str", "neighbours": "list:str"}
+
+
+class Unsupported(Exception):
+    """This ruleset uses something the fused tier does not compile."""
+
+
+def unsupported(rules) -> str | None:
+    """Why `rules` is outside the fused tier, or None when it is inside."""
+    try:
+        _FusedWriter(rules).check()
+    except Unsupported as exc:
+        return str(exc)
+    return None
+
+
+def build_fused(rules):
+    """The fused playout `(function, points it runs)`, or None when unsupported."""
+    writer = _FusedWriter(rules)
+    try:
+        writer.check()
+        return writer.build()
+    except Unsupported:
+        return None
+
+
+class _FusedWriter(_KernelWriter):
+    def __init__(self, rules):
+        super().__init__(rules, explicit_chance=False)
+        self.rs = rules.ruleset
+        self.types: dict[str, str] = {}  # variable -> its value's type: "int", "map:str", "list:int"
+        self.consts: dict[tuple, str] = {}  # (function, args) -> the Python name of its value
+        self.indexes: dict[str, str] = {}  # key -> elements holding it, for an incremental `any`
+        self.uses_memo = False
+        self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
+        self.temps = 0
+
+    # -- what is inside the tier ----------------------------------------------------------
+    def check(self) -> None:
+        rs = self.rs
+        if rs.zones or rs.components or getattr(rs, "triggers", None):
+            raise Unsupported("zones, items or triggers")
+        if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
+            raise Unsupported(f"a board of more than {MAX_NODES} nodes")
+        for name, decl in rs.variables.items():
+            self.types[name] = self.var_type(decl)
+        for p in self.rules.points:
+            if p.code == DECIDE and p.kind != "choose":
+                raise Unsupported(f"a '{p.kind}' decision")
+            if not self.runs(p) or p.code not in _FLOW_POINTS:
+                raise Unsupported(f"a flow point '{p.op}'")
+            if p.code == DECIDE and p.allow_pass:
+                raise Unsupported("a decision that may be passed")
+        for action in rs.actions.values():
+            if action.cost or action.then or action.then_required:
+                raise Unsupported(f"action '{action.name}' has costs or follow-up steps")
+            for e in action.effects:
+                if e.kind != "set":
+                    raise Unsupported(f"a '{e.kind}' effect")
+        for rule in rs.end:
+            if rule.after != "now":
+                raise Unsupported("an end rule that waits for a checkpoint")
+        self.check_definitions()
+        self.check_flow_reads()
+        # Writing every decision and end rule once finds what the expression writer does not know.
+        for p in self.rules.points:
+            if p.code == DECIDE:
+                self.decide(p)
+        self.end_checks()
+
+    def var_type(self, decl) -> str:
+        t = decl.type
+        if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
+                                                          and t.args[0].name == "int")):
+            raise Unsupported(f"variable '{decl.name}' of type {t}")
+        inner = t.name if t.name in _SCALARS else "list:int"
+        if decl.per is None:
+            return inner
+        if inner not in _SCALARS:
+            raise Unsupported(f"variable '{decl.name}': a list per key")
+        return ("pmap:" if decl.per == "player" else "map:") + inner
+
+    def check_definitions(self) -> None:
+        """Definitions become nested functions: none may call itself, directly or not."""
+        calls = {name: {n.func for n in _walk(d.expr) if isinstance(n, A.Call) and n.func in self.rs.defines}
+                 for name, d in self.rs.defines.items()}
+        for start in calls:
+            seen, todo = set(), list(calls[start])
+            while todo:
+                n = todo.pop()
+                if n == start:
+                    raise Unsupported(f"definition '{start}' calls itself")
+                if n not in seen:
+                    seen.add(n)
+                    todo += calls.get(n, ())
+
+    def check_flow_reads(self) -> None:
+        """The flow's own expressions (turn orders, loop lists, branches) run through the
+        back end's functions on the same state: they must read no variable, since this
+        tier writes variables in place."""
+        state_names = set(self.rs.variables) | set(self.rs.defines)
+        for node in _flow_nodes(self.rs.flow):
+            for value in node.args.values():
+                for expr in _exprs(value):
+                    for n in _walk(expr):
+                        if isinstance(n, A.Name) and n.name in state_names or \
+                                isinstance(n, A.Call) and n.func in state_names:
+                            raise Unsupported("a flow expression reads the state")
+
+    # -- writing ------------------------------------------------------------------------------
+    def build(self):
+        self.check_flow_reads()
+        self.consts.clear()
+        self.indexes.clear()
+        decisions = {p.id: self.decide(p) for p in self.rules.points if p.code == DECIDE}
+        ends = self.end_checks()
+        emit = self.lines.append
+        emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
+        emit("def FUSED(game, state, below, limit, played, drawn):")
+        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
+                     "pc = state.pc", "steps = 0", "_cost = 0"]:
+            emit("    " + line)
+        emit("    while True:")
+        emit(f"        if steps > {_STEP_LIMIT}:")
+        emit("            raise _KernelStop()")
+        emit("        steps += 1")
+        order = sorted(self.rules.points, key=lambda p: p.code != DECIDE)
+        for n, point in enumerate(order):
+            emit(f"        {'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op} {point.kind or point.name or ''}".rstrip())
+            body = decisions[point.id] + ends if point.code == DECIDE else self.point(point)
+            for line in body:
+                emit("            " + line)
+        emit("        else:")
+        emit("            break")
+        emit("    state.pc = pc")
+        emit("    return played")
+        self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
+                       _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_call=_memo_call, _stop=_stop)
+        return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
+
+    def prologue(self) -> list[str]:
+        """Own copies of the variables' containers, and the proof of their types."""
+        lines = ["V = state.vars", *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
+        for name, t in self.types.items():
+            if t.startswith("map:"):
+                lines += [f"v_{name} = V[{name!r}] = dict(V[{name!r}])",
+                          f"for _x in v_{name}.values():",
+                          f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
+            elif t == "list:int":
+                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not tuple:", "    raise _KernelStop()",
+                          f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
+            else:
+                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
+        if self.consts or self.uses_memo:
+            lines.append("M = game.memo")
+        for (func, args), const in self.consts.items():
+            key = ("fused", func, args)
+            lines += [f"{const} = M.get({key!r})", f"if {const} is None:",
+                      f"    {const} = M[{key!r}] = F_{func}(ctx, {', '.join(repr(a) for a in args)})"]
+        for index, seq in self.indexes.items():
+            key = ("fused-index", index)
+            lines += [f"{index} = M.get({key!r})", f"if {index} is None:",
+                      f"    {index} = M[{key!r}] = _index_by_key({seq})", f"f_{index[2:]} = True"]
+        return lines
+
+    # -- a decision ---------------------------------------------------------------------------
+    def decide(self, p) -> list[str]:
+        """List the moves inline, draw one, play its `set` effects in place."""
+        lines = [*self.decider(p), "out = []"]
+        actions = [self.rs.actions[n] for n in p.actions]
+        for tag, action in enumerate(actions):
+            lines += self.listing(action, tag)
+        lines += ["if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
+                  "i = below(len(out))", "drawn.append(i)", "m = out[i]", "a = m[0]",
+                  *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
+        for tag, action in enumerate(actions):
+            names = [name for name, _, _ in action.params]
+            lines.append(f"{'if' if tag == 0 else 'elif'} a == {tag}:")
+            body = [f"a_{name} = m[{j + 1}]" for j, name in enumerate(names)]
+            env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
+            for effect in action.effects:
+                for assign in effect.args["assignments"]:
+                    body += self.assignment(assign, env)
+            body.append(f"pc = {p.cont[action.name]}")
+            lines += ["    " + x for x in body]
+        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+
+    def listing(self, action, tag: int) -> list[str]:
+        """Nested loops over the parameters' choices, each requirement tested as soon as
+        the parameters it reads are bound (the reference's order of moves)."""
+        decl = action
+        levels = requirement_levels(decl.params, [c.cond for c in decl.require])
+        env = {"player": ("p", "int")}
+        lines, indent = [], ""
+        if not hasattr(self, "param_types"):
+            self.param_types = {}
+        for j in levels[0]:
+            lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
+            indent += "    "
+        for k, (name, domain, _) in enumerate(decl.params):
+            text, t = self.expr(domain, env)
+            if not t.startswith("list:"):
+                raise Unsupported(f"the choices of '{name}' are not a list")
+            elem = t[5:]
+            self.param_types[(decl.name, name)] = elem
+            lines.append(f"{indent}for a_{name} in {text}:")
+            indent += "    "
+            env = {**env, name: (f"a_{name}", elem)}
+            for j in levels[k + 1]:
+                lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
+                indent += "    "
+        values = "".join(f"a_{name}, " for name, _, _ in decl.params)
+        lines.append(f"{indent}out.append(({tag}, {values}))")
+        return lines
+
+    def truth(self, cond, env) -> str:
+        text, t = self.expr(cond, env)
+        if t != "bool":
+            raise Unsupported("a condition that is not bool")
+        return text
+
+    def assignment(self, assign, env) -> list[str]:
+        """One `set` assignment: the value, its checks against the declaration, the write."""
+        target = assign.target
+        if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS:
+            name, where, t = target.name, f"v_{target.name}", self.types[target.name]
+            key_check = []
+        elif isinstance(target, A.Index) and isinstance(target.obj, A.Name) and target.obj.name in self.types:
+            name = target.obj.name
+            kind = self.types[name]
+            key, kt = self.expr(target.index, env)
+            self.temps += 1
+            k = f"_k{self.temps}"
+            if kind.startswith("map:"):
+                t, where = kind[4:], f"v_{name}[{k}]"
+                key_check = [f"{k} = {key}", f"if {k} not in v_{name}:", "    raise _KernelStop()"]
+            elif kind == "list:int" and kt == "int":
+                t, where = "int", f"v_{name}[{k}]"
+                key_check = [f"{k} = {key}", f"if not 0 <= {k} < len(v_{name}):", "    raise _KernelStop()"]
+            else:
+                raise Unsupported(f"a write into '{name}'")
+        else:
+            raise Unsupported("a write to something other than a variable")
+        value, vt = self.expr(assign.value, env)
+        if assign.op != "=":
+            if t != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
+                raise Unsupported(f"'{assign.op}' on {t}")
+            value = self.checked(f"{where} {assign.op[0]} {value}")
+        elif vt != t:
+            raise Unsupported(f"a {vt} written into '{name}', a {t}")
+        lines = [*key_check, f"_v = {value}"]
+        decl = self.rs.variables[name]
+        lines += self.write_checks(decl, t)
+        if self.types[name] == "list:int":
+            lines.append(f"v_{name} = V[{name!r}] = v_{name}[:{k}] + (_v,) + v_{name}[{k} + 1:]")
+        elif self.types[name] in _SCALARS:
+            lines.append(f"v_{name} = V[{name!r}] = _v")
+        else:
+            lines.append(f"{where} = _v")
+            if self.types[name].startswith("map:"):
+                lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
+        return lines
+
+    @staticmethod
+    def write_checks(decl, t: str) -> list[str]:
+        """A write keeps the variable's declared type, bounds and choices (store.check_bounds)."""
+        lines = [f"if type(_v) is not {_PY[t]}:", "    raise _KernelStop()"]
+        if t == "int":
+            for bound, op in ((decl.min, "<"), (decl.max, ">")):
+                if bound is not None:
+                    lines += [f"if _v {op} {bound}:",
+                              f"    _v = {bound}" if decl.bounds == "clamp" else "    raise _KernelStop()"]
+        if decl.choices is not None:
+            allowed = tuple(c for c in decl.choices if type(c).__name__ == _PY[t])
+            lines += [f"if _v not in {allowed!r}:", "    raise _KernelStop()"]
+        return lines
+
+    def end_checks(self) -> list[str]:
+        lines = []
+        for rule in self.rs.end:
+            reason = rule.reason or "an end condition was met"
+            self.temps += 1
+            flag = f"_e{self.temps}"
+            lines += self.incremental(rule.when, flag) or self.condition(rule.when, {}, flag, 0)
+            lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
+        return lines
+
+    def incremental(self, node, flag: str) -> list[str] | None:
+        """`any(test(e) for e in C)` over a game constant C, where the test reads one
+        variable keyed by node, only at keys inside its element (`x[e[0]]`, `x[n] for n in
+        e`): once it was false, a move can make it true only through an element holding a
+        key the move wrote, so only those are tested (the lines through the last disc).
+        The first check of a playout tests every element."""
+        while isinstance(node, (A.Name, A.Call)) and (node.name if isinstance(node, A.Name) else node.func) \
+                in self.rs.defines and not self.rs.defines[node.name if isinstance(node, A.Name) else node.func].params:
+            node = self.rs.defines[node.name if isinstance(node, A.Name) else node.func].expr
+        if not (isinstance(node, A.Call) and node.func == "any" and len(node.args) == 1
+                and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1
+                and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1):
+            return None
+        gen = node.args[0]
+        seq, t = self.expr(gen.clauses[0].iter, {}, 1)
+        var = _keyed_inside(gen.element, gen.clauses[0].names[0], self.types)
+        if var is None or seq not in self.consts.values():
+            return None
+        self.temps += 1
+        n, index = self.temps, f"x_{self.temps}"
+        self.indexes[index] = seq
+        elem, inner = f"c{n}_e", f"_q{n}"
+        env = {gen.clauses[0].names[0]: (elem, t[5:])}
+        test = self.condition(gen.element, env, inner, 1)
+        hit = [f"if {inner}:", f"    {flag} = True", "    break"]
+        full = [f"for {elem} in {seq}:", *("    " + x for x in test + hit)]
+        some = [f"for _key in w_{var}:", f"    for {elem} in {index}.get(_key, ()):",
+                *("        " + x for x in test + hit), f"    if {flag}:", "        break"]
+        return [f"{flag} = False", f"if f_{n}:", *("    " + x for x in full), f"    f_{n} = False", "else:",
+                *("    " + x for x in some)]
+
+    def condition(self, node, env, flag: str, depth: int) -> list[str]:
+        """Lines that set `flag` to the value of the bool expression `node`: `any`/`all`
+        as loops that stop at the first decisive element (a generator per element costs
+        more than the test), `and`/`or` as nested tests, definitions inlined."""
+        if depth > 40:
+            raise Unsupported("definitions nested too deeply to inline")
+        if isinstance(node, A.BoolOp):
+            left = self.condition(node.left, env, flag, depth + 1)
+            right = self.condition(node.right, env, flag, depth + 1)
+            return left + [f"if {'' if node.op == 'and' else 'not '}{flag}:"] + ["    " + x for x in right]
+        if isinstance(node, (A.Name, A.Call)):
+            name = node.name if isinstance(node, A.Name) else node.func
+            args = () if isinstance(node, A.Name) else node.args
+            if name not in env and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
+                d = self.rs.defines[name]
+                bound = {p: self.expr(a, env, depth + 1) for p, a in zip(d.params, args)}
+                inner = {k: v for k, v in env.items() if k == "player"} | {p: (f"({x})", t) for p, (x, t) in bound.items()}
+                return self.condition(d.expr, inner, flag, depth + 1)
+            if isinstance(node, A.Call) and node.func in ("any", "all") and len(node.args) == 1 \
+                    and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) >= 1 \
+                    and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1:
+                return self.quantifier(node.func, node.args[0], env, flag, depth)
+        return [f"{flag} = {self.truth_in(node, env, depth)}"]
+
+    def quantifier(self, func: str, gen, env, flag: str, depth: int) -> list[str]:
+        first, rest = gen.clauses[0], gen.clauses[1:]
+        if any(isinstance(c, A.For) for c in rest):
+            return [f"{flag} = {self.truth_in(A.Call(func, (gen,), gen.span, gen.span), env, depth)}"]
+        seq, t = self.expr(first.iter, env, depth + 1)
+        if not t.startswith("list:"):
+            raise Unsupported("a loop over something other than a list")
+        self.temps += 1
+        local, inner_flag = f"c{self.temps}_{first.names[0]}", f"_q{self.temps}"
+        inner = {**env, first.names[0]: (local, t[5:])}
+        body = [f"if not ({self.truth_in(c.cond, inner, depth)}):" + "\n    continue" for c in rest]
+        body = [line for b in body for line in b.split("\n")]
+        body += self.condition(gen.element, inner, inner_flag, depth + 1)
+        decisive = inner_flag if func == "any" else f"not {inner_flag}"
+        body += [f"if {decisive}:", f"    {flag} = {func == 'any'}", "    break"]
+        return [f"{flag} = {func != 'any'}", f"for {local} in {seq}:"] + ["    " + x for x in body]
+
+    # -- expressions ----------------------------------------------------------------------------
+    def expr(self, node, env: dict, depth: int = 0) -> tuple[str, str]:
+        """Python source for `node` over the tier's locals, and its type.  `env` maps the
+        names bound here (parameters, the mover, comprehension variables, a definition's
+        parameters) to their source and type."""
+        if depth > 40:
+            raise Unsupported("definitions nested too deeply to inline")
+        e = lambda n, env=env: self.expr(n, env, depth + 1)  # noqa: E731
+        if isinstance(node, A.Const):
+            t = {int: "int", str: "str", bool: "bool"}.get(type(node.value))
+            if t is None:
+                raise Unsupported(f"the constant {node.value!r}")
+            return repr(node.value), t
+        if isinstance(node, A.Name):
+            if node.name in env:
+                return env[node.name]
+            if node.name in self.types and self.types[node.name] in _SCALARS + ("list:int",):
+                return f"v_{node.name}", self.types[node.name]
+            if node.name in self.rs.defines and not self.rs.defines[node.name].params:
+                return self.inline(node.name, (), env, depth)
+            raise Unsupported(f"the name '{node.name}'")
+        if isinstance(node, A.Index):
+            if isinstance(node.obj, A.Name) and node.obj.name not in env and \
+                    self.types.get(node.obj.name, "").startswith("map:"):
+                key, _ = e(node.index)
+                return f"v_{node.obj.name}[{key}]", self.types[node.obj.name][4:]
+            obj, ot = e(node.obj)
+            index, it = e(node.index)
+            if not ot.startswith("list:") or it != "int":
+                raise Unsupported("an index into something other than a list")
+            return f"{obj}[{index}]", ot[5:]
+        if isinstance(node, A.Unary):
+            x, t = e(node.operand)
+            if node.op == "not" and t == "bool":
+                return f"(not {x})", "bool"
+            if node.op == "-" and t == "int":
+                return self.checked(f"-{x}"), "int"
+            raise Unsupported(f"'{node.op}' on {t}")
+        if isinstance(node, A.BoolOp):
+            (l, lt), (r, rt) = e(node.left), e(node.right)
+            if lt != "bool" or rt != "bool":
+                raise Unsupported(f"'{node.op}' on {lt} and {rt}")
+            return f"({l} {node.op} {r})", "bool"
+        if isinstance(node, A.Binary):
+            return self.binary(node, e)
+        if isinstance(node, A.Cond):
+            (c, ct), (a, at), (b, bt) = e(node.test), e(node.then), e(node.orelse)
+            if ct != "bool" or at != bt:
+                raise Unsupported("a conditional of mixed types")
+            return f"({a} if {c} else {b})", at
+        if isinstance(node, A.Call):
+            return self.call(node, env, depth)
+        if isinstance(node, A.ListLit):
+            items = [e(x) for x in node.items]
+            kinds = {t for _, t in items}
+            if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS:
+                raise Unsupported("a list of mixed or no types")
+            return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + kinds.pop()
+        if isinstance(node, (A.ListComp, A.Generator)):
+            return self.comprehension(node, env, depth)
+        raise Unsupported(f"the expression {type(node).__name__}")
+
+    def binary(self, node, e) -> tuple[str, str]:
+        (l, lt), (r, rt) = e(node.left), e(node.right)
+        op = node.op
+        if op in ("+", "-", "*") and lt == rt == "int":
+            return self.checked(f"{l} {op} {r}"), "int"
+        if op in ("==", "!=") and lt == rt and lt in _SCALARS:
+            return f"({l} {op} {r})", "bool"
+        if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
+            return f"({l} {op} {r})", "bool"
+        if op in ("in", "not in") and rt == f"list:{lt}":
+            return f"({l} {op} {r})", "bool"
+        raise Unsupported(f"'{op}' on {lt} and {rt}")
+
+    def call(self, node, env, depth) -> tuple[str, str]:
+        f, args = node.func, node.args
+        if f in self.rs.defines:
+            return self.inline(f, args, env, depth)
+        e = lambda n: self.expr(n, env, depth + 1)  # noqa: E731
+        if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Generator):
+            inner, t = self.comprehension(args[0], env, depth, generator=True)
+            if t != "gen:bool":
+                raise Unsupported(f"{f} over values that are not bool")
+            return f"{f}({inner})", "bool"
+        if f in ("len", "count") and len(args) == 1:
+            x, t = e(args[0])
+            if t.startswith("list:"):
+                return f"len({x})", "int"
+        if f == "sum" and len(args) == 1:
+            x, t = e(args[0])
+            if t == "list:int":
+                return self.checked(f"sum({x})"), "int"
+        if f == "range" and 1 <= len(args) <= 2:
+            parts = [e(a) for a in args]
+            if all(t == "int" for _, t in parts):
+                bounds = [x for x, _ in parts] if len(parts) == 2 else ["0", parts[0][0]]
+                if self.in_iterable:  # no `:=` there: a call
+                    return f"_range(ctx, {', '.join(bounds)})", "list:int"
+                self.temps += 1
+                lo, hi = f"_lo{self.temps}", f"_hi{self.temps}"
+                # charged |hi - lo|: never less than the reference's charge for it
+                return (f"(range({lo}, {hi}) if (_cost := _cost + abs(({hi} := {bounds[1]}) - ({lo} := {bounds[0]}))) "
+                        f"< {COST_LIMIT // 4} else _stop())"), "list:int"
+        if f == "player_count" and not args:
+            return "ctx.player_count", "int"
+        if f in ("first", "last") and len(args) == 1:
+            x, t = e(args[0])
+            if t.startswith("list:"):
+                return f"_{f}({x})", t[5:]
+        if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
+            key = (f, tuple(a.value for a in args))
+            name = self.consts.setdefault(key, f"c_{len(self.consts)}")
+            return name, _CONSTANT[f]
+        if f in _CALLED:  # a function of the board alone: kept per arguments in the game's memo
+            parts = ", ".join(x for x, _ in (e(a) for a in args))
+            self.uses_memo = True
+            key = repr("fused:" + f)
+            return f"(M.get(({key}, {parts})) or _memo_call(ctx, M, F_{f}, ({key}, {parts})))", _CALLED[f]
+        raise Unsupported(f"the function '{f}'")
+
+    def inline(self, name, args, env, depth) -> tuple[str, str]:
+        """A definition's body in place of its call, its parameters bound to the arguments'
+        source (expressions have no side effects, so an argument may be written twice)."""
+        d = self.rs.defines[name]
+        if len(args) != len(d.params):
+            raise Unsupported(f"'{name}' called with {len(args)} arguments")
+        inner = {p: self.expr(a, env, depth + 1) for p, a in zip(d.params, args)}
+        inner = {p: (f"({x})", t) for p, (x, t) in inner.items()}
+        # Names of the caller's comprehension variables stay visible to nothing in the body.
+        return self.expr(d.expr, {k: v for k, v in env.items() if k == "player"} | inner, depth + 1)
+
+    def comprehension(self, node, env, depth, generator: bool = False) -> tuple[str, str]:
+        inner = dict(env)
+        clauses = []
+        for clause in node.clauses:
+            if isinstance(clause, A.For):
+                if len(clause.names) != 1:
+                    raise Unsupported("a loop over pairs")
+                self.in_iterable += 1
+                try:
+                    seq, t = self.expr(clause.iter, inner, depth + 1)
+                finally:
+                    self.in_iterable -= 1
+                if not t.startswith("list:"):
+                    raise Unsupported("a loop over something other than a list")
+                self.temps += 1
+                local = f"c{self.temps}_{clause.names[0]}"
+                inner[clause.names[0]] = (local, t[5:])
+                clauses.append(f"for {local} in {seq}")
+            else:
+                clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
+        element, et = self.expr(node.element, inner, depth + 1)
+        body = f"{element} {' '.join(clauses)}"
+        if generator:
+            return body, f"gen:{et}"
+        return f"[{body}]", f"list:{et}"
+
+    def checked(self, text: str) -> str:
+        """An int result within the language's range (past it the reference reports)."""
+        if self.in_iterable:
+            return f"_ck({text})"
+        self.temps += 1
+        t = f"_i{self.temps}"
+        return f"({t} if {-LIMIT} <= ({t} := {text}) <= {LIMIT} else _stop())"
+
+    def truth_in(self, cond, env, depth) -> str:
+        text, t = self.expr(cond, env, depth + 1)
+        if t != "bool":
+            raise Unsupported("a condition that is not bool")
+        return text
+
+
+def _memo_call(ctx, memo: dict, fn, key: tuple):
+    value = memo[key] = fn(ctx, *key[1:])
+    return value
+
+
+def _index_by_key(elements) -> dict:
+    """key -> the elements holding it (an element is a key, or a list of keys)."""
+    index: dict = {}
+    for e in elements:
+        for key in dict.fromkeys(e if type(e) is tuple else (e,)):
+            index.setdefault(key, []).append(e)
+    return index
+
+
+def _keyed_inside(test, elem: str, types: dict) -> str | None:
+    """The one variable keyed by node that `test` reads, when it reads it only at keys
+    inside the element `elem` (`x[elem]`, `x[elem[i]]`, `x[k]` for `k` looping over
+    `elem`) and reads no other variable; else None."""
+    over_elem = {n for c in _walk(test) if isinstance(c, (A.Generator, A.ListComp))
+                 for f in c.clauses if isinstance(f, A.For) and isinstance(f.iter, A.Name) and f.iter.name == elem
+                 for n in f.names}
+    read = set()
+    for n in _walk(test):
+        if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and types.get(n.obj.name, "").startswith("map:"):
+            k = n.index
+            inside = (isinstance(k, A.Name) and (k.name == elem or k.name in over_elem)) or \
+                (isinstance(k, A.Index) and isinstance(k.obj, A.Name) and k.obj.name == elem
+                 and isinstance(k.index, A.Const))
+            if not inside:
+                return None
+            read.add(n.obj.name)
+        elif isinstance(n, A.Name) and n.name in types and not any(
+                isinstance(m, A.Index) and m.obj is n for m in _walk(test)):
+            return None
+        elif isinstance(n, A.Call) and n.func not in ("all", "any", "len"):
+            return None
+    return read.pop() if len(read) == 1 else None
+
+
+def _stop():
+    raise KernelStop()
+
+
+def _checked_int(r: int) -> int:
+    """An int result within the language's range; past it, the reference reports."""
+    if -LIMIT <= r <= LIMIT:
+        return r
+    raise KernelStop()
+
+
+def _bounded_range(ctx, a: int, b: int | None = None):
+    """`range` charged as the reference charges it: a decision's ranges past the cost
+    limit stop here, where the reference would report."""
+    lo, hi = (0, a) if b is None else (a, b)
+    if hi > lo:
+        ctx.cost += hi - lo
+        if ctx.cost > COST_LIMIT // 4:  # the reference charges a few steps per element: stop well before
+            raise KernelStop()
+    return range(lo, hi)
+
+
+def _first(seq):
+    if seq:
+        return seq[0]
+    raise KernelStop()
+
+
+def _last(seq):
+    if seq:
+        return seq[-1]
+    raise KernelStop()
+
+
+def _walk(node):
+    yield node
+    for child in A.iter_children(node):
+        yield from _walk(child)
+
+
+def _exprs(value):
+    if isinstance(value, A.Expr):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _exprs(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _exprs(v)
+
+
+def _flow_nodes(nodes):
+    for node in nodes:
+        yield node
+        yield from _flow_nodes(node.body)
+        yield from _flow_nodes(node.orelse)

@@ -1,0 +1,104 @@
+"""The fused playout tier (interpreter/codegen/fused.py): for rulesets whose state is plain
+typed variables, a whole playout as one function over typed locals.  It must reach the
+state the move-by-move loop reaches with the same draws, say why a ruleset is outside it,
+and hand back to the loop on anything unusual (a state whose values break their declared
+types, a write the declaration refuses)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple.interpreter import load_game
+from meeple.interpreter.codegen.fused import unsupported
+
+from ruleset_support import playout_errors, write_ruleset
+
+INSIDE = ("tic-tac-toe", "nim", "connect-four")
+
+
+def _loop(game, state, moves, rng):
+    return moves[rng._randbelow(len(moves))]
+
+
+@pytest.mark.parametrize("name", INSIDE)
+def test_the_small_games_run_in_the_fused_tier(name):
+    game = load_game(name, backend="compiled")
+    assert unsupported(game.rules) is None
+    run, _ = game.rules.playout_kernel(False)
+    assert run.__name__ == "FUSED"
+
+
+@pytest.mark.parametrize("name,why", [("goofspiel", "zones, items or triggers"),
+                                      ("treasure-hunter", "zones, items or triggers")])
+def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
+    game = load_game(name, backend="compiled")
+    assert unsupported(game.rules) == why
+    run, _ = game.rules.playout_kernel(False)
+    assert run.__name__ == "PLAYOUT"
+
+
+@pytest.mark.parametrize("name", INSIDE)
+@pytest.mark.parametrize("limit", [None, 1, 5])
+def test_fused_playouts_end_where_the_loop_ends(name, limit):
+    """300 seeded games each (the incremental end rule is tested after every move)."""
+    game = load_game(name, backend="compiled")
+    for seed in range(300 if limit is None else 40):
+        start = game.new_state(seed)
+        before = start.to_data()
+        fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+        fast = game.playout(start, rng=fast_rng, max_moves=limit)
+        loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
+        assert (fast.to_data(), fast.move_count, fast.over, fast.end_reason) == \
+            (loop.to_data(), loop.move_count, loop.over, loop.end_reason), f"seed {seed}"
+        assert fast_rng.getstate() == loop_rng.getstate()
+        assert start.to_data() == before, "the playout changed its start"
+    assert game.kernel_fallbacks == 0
+
+
+def test_a_game_continued_from_the_middle_matches_too():
+    """The first end check of a playout tests every line; later ones only the lines
+    through the cells written since."""
+    game = load_game("connect-four", backend="compiled")
+    for seed in range(60):
+        mid = game.playout(game.new_state(seed), rng=random.Random(seed), max_moves=seed % 17)
+        a, b = random.Random(seed + 1), random.Random(seed + 1)
+        assert game.playout(mid, rng=a).to_data() == game.playout(mid, policy=_loop, rng=b).to_data()
+
+
+def test_a_state_whose_values_break_their_types_is_left_to_the_loop():
+    game = load_game("tic-tac-toe", backend="compiled")
+    state = game.new_state(0)
+    state.vars["cell"] = {**state.vars["cell"], "a1": 7}  # an int where the declaration says str
+    fast = game.playout(state, rng=random.Random(2))
+    loop = game.playout(state, policy=_loop, rng=random.Random(2))
+    assert game.kernel_fallbacks == 1
+    assert fast.to_data() == loop.to_data()
+
+
+REFUSED_WRITE = """
+game: {name: refused-write, players: 2}
+variables:
+  mark: {type: str, initial: "'a'", choices: [a, b]}
+  turns: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [write]
+actions:
+  write:
+    params: {to: "['a', 'b', 'c']"}
+    effects:
+      - set: ["mark = to", "turns += 1"]
+end:
+  - when: "turns > 50"
+"""
+
+
+def test_a_write_the_declaration_refuses_gives_the_languages_error(tmp_path):
+    path = write_ruleset(tmp_path, REFUSED_WRITE, "refused-write")
+    assert unsupported(load_game(path, backend="compiled").rules) is None
+    errors = playout_errors(path, 5)
+    assert errors["compiled"] == errors["reference"] and errors["compiled"][0] == "R703"
+    assert errors["fallbacks"] == 1
