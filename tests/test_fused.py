@@ -102,3 +102,15 @@ def test_a_write_the_declaration_refuses_gives_the_languages_error(tmp_path):
     errors = playout_errors(path, 5)
     assert errors["compiled"] == errors["reference"] and errors["compiled"][0] == "R703"
     assert errors["fallbacks"] == 1
+
+
+def test_the_writer_meets_every_shipped_and_test_ruleset_without_failing():
+    """Each ruleset is inside the tier or told why not; none makes the writer itself fail."""
+    from ruleset_support import every_configuration
+    seen = {}
+    for param in every_configuration():
+        name, players = param.values
+        if name not in seen:
+            seen[name] = unsupported(load_game(name, players, backend="compiled").rules)
+    assert not [n for n, why in seen.items() if why and why.startswith("the writer failed")], seen
+    assert {n for n, why in seen.items() if why is None} >= set(INSIDE)

@@ -56,16 +56,20 @@ def unsupported(rules) -> str | None:
         _FusedWriter(rules).check()
     except Unsupported as exc:
         return str(exc)
+    except Exception as exc:  # noqa: BLE001 - reported, so that a test sees it
+        return f"the writer failed: {type(exc).__name__}: {exc}"
     return None
 
 
 def build_fused(rules):
-    """The fused playout `(function, points it runs)`, or None when unsupported."""
+    """The fused playout `(function, points it runs)`, or None when unsupported.  A
+    ruleset this writer cannot handle for any other reason keeps the kernel: the tier is
+    only ever a faster way to the same result."""
     writer = _FusedWriter(rules)
     try:
         writer.check()
         return writer.build()
-    except Unsupported:
+    except Exception:  # noqa: BLE001 - Unsupported, or a shape the writer does not foresee
         return None
 
 
@@ -213,15 +217,19 @@ class _FusedWriter(_KernelWriter):
         """List the moves inline, draw one, play its `set` effects in place."""
         lines = [*self.decider(p), "out = []"]
         actions = [self.rs.actions[n] for n in p.actions]
+        single = len(actions) == 1
         for tag, action in enumerate(actions):
-            lines += self.listing(action, tag)
+            lines += self.listing(action, None if single else tag)
         lines += ["if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
-                  "i = below(len(out))", "drawn.append(i)", "m = out[i]", "a = m[0]",
+                  "i = below(len(out))", "drawn.append(i)", "m = out[i]", *([] if single else ["a = m[0]"]),
                   *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
         for tag, action in enumerate(actions):
             names = [name for name, _, _ in action.params]
-            lines.append(f"{'if' if tag == 0 else 'elif'} a == {tag}:")
-            body = [f"a_{name} = m[{j + 1}]" for j, name in enumerate(names)]
+            lines.append("if True:" if single else f"{'if' if tag == 0 else 'elif'} a == {tag}:")
+            if single and len(names) == 1:
+                body = [f"a_{names[0]} = m"]
+            else:
+                body = [f"a_{name} = m[{j + (0 if single else 1)}]" for j, name in enumerate(names)]
             env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
             for effect in action.effects:
                 for assign in effect.args["assignments"]:
@@ -254,8 +262,13 @@ class _FusedWriter(_KernelWriter):
             for j in levels[k + 1]:
                 lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
                 indent += "    "
-        values = "".join(f"a_{name}, " for name, _, _ in decl.params)
-        lines.append(f"{indent}out.append(({tag}, {values}))")
+        names = [f"a_{name}" for name, _, _ in decl.params]
+        if tag is None:  # the decision's only action: its values alone (one value bare)
+            item = names[0] if len(names) == 1 else "(" + "".join(n + ", " for n in names) + ")"
+            item = item if names else "()"
+        else:
+            item = f"({tag}, {''.join(n + ', ' for n in names)})"
+        lines.append(f"{indent}out.append({item})")
         return lines
 
     def truth(self, cond, env) -> str:
@@ -309,7 +322,7 @@ class _FusedWriter(_KernelWriter):
     @staticmethod
     def write_checks(decl, t: str) -> list[str]:
         """A write keeps the variable's declared type, bounds and choices (store.check_bounds)."""
-        lines = [f"if type(_v) is not {_PY[t]}:", "    raise _KernelStop()"]
+        lines = []  # its type is the expression's, which the writer checked against the declaration
         if t == "int":
             for bound, op in ((decl.min, "<"), (decl.max, ">")):
                 if bound is not None:
