@@ -182,6 +182,9 @@ class _FusedWriter(_KernelWriter):
         emit("        else:")
         emit("            break")
         emit("    state.pc = pc")
+        for name, t in self.types.items():
+            if t == "list:int":
+                emit(f"    V[{name!r}] = tuple(v_{name})")
         emit("    return played")
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_call=_memo_call, _stop=_stop)
@@ -195,8 +198,9 @@ class _FusedWriter(_KernelWriter):
                 lines += [f"v_{name} = V[{name!r}] = dict(V[{name!r}])",
                           f"for _x in v_{name}.values():",
                           f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
-            elif t == "list:int":
-                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not tuple:", "    raise _KernelStop()",
+            elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
+                lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
+                          f"v_{name} = list(V[{name!r}])",
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
@@ -251,13 +255,23 @@ class _FusedWriter(_KernelWriter):
             lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
             indent += "    "
         for k, (name, domain, _) in enumerate(decl.params):
-            text, t = self.expr(domain, env)
+            filtered = _filter_of(domain)
+            if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
+                var, seq, conds = filtered
+                text, t = self.expr(seq, env)
+            else:
+                text, t = self.expr(domain, env)
             if not t.startswith("list:"):
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
             self.param_types[(decl.name, name)] = elem
             lines.append(f"{indent}for a_{name} in {text}:")
             indent += "    "
+            if filtered is not None:
+                inner = {**env, var: (f"a_{name}", elem)}
+                for cond in conds:
+                    lines.append(f"{indent}if {self.truth(cond, inner)}:")
+                    indent += "    "
             env = {**env, name: (f"a_{name}", elem)}
             for j in levels[k + 1]:
                 lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
@@ -310,7 +324,7 @@ class _FusedWriter(_KernelWriter):
         decl = self.rs.variables[name]
         lines += self.write_checks(decl, t)
         if self.types[name] == "list:int":
-            lines.append(f"v_{name} = V[{name!r}] = v_{name}[:{k}] + (_v,) + v_{name}[{k} + 1:]")
+            lines.append(f"v_{name}[{k}] = _v")
         elif self.types[name] in _SCALARS:
             lines.append(f"v_{name} = V[{name!r}] = _v")
         else:
@@ -625,6 +639,18 @@ def _keyed_inside(test, elem: str, types: dict) -> str | None:
         elif isinstance(n, A.Call) and n.func not in ("all", "any", "len"):
             return None
     return read.pop() if len(read) == 1 else None
+
+
+def _filter_of(domain):
+    """(variable, sequence, conditions) of a domain `[x for x in S if c ...]`, else None."""
+    if not isinstance(domain, A.ListComp) or not isinstance(domain.element, A.Name) or not domain.clauses:
+        return None
+    first, rest = domain.clauses[0], domain.clauses[1:]
+    if not isinstance(first, A.For) or len(first.names) != 1 or first.names[0] != domain.element.name:
+        return None
+    if not all(isinstance(c, A.If) for c in rest):
+        return None
+    return first.names[0], first.iter, [c.cond for c in rest]
 
 
 def _stop():
