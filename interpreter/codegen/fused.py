@@ -80,7 +80,8 @@ class _FusedWriter(_KernelWriter):
         self.types: dict[str, str] = {}  # variable -> its value's type: "int", "map:str", "list:int"
         self.consts: dict[tuple, str] = {}  # (function, args) -> the Python name of its value
         self.indexes: dict[str, str] = {}  # key -> elements holding it, for an incremental `any`
-        self.uses_memo = False
+        self.sites: dict[tuple, str] = {}  # (function, its constant arguments) -> the site's table
+        self.witnesses: list[str] = []  # the last failing element of each watched `all`
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
         self.temps = 0
 
@@ -161,6 +162,8 @@ class _FusedWriter(_KernelWriter):
         self.check_flow_reads()
         self.consts.clear()
         self.indexes.clear()
+        self.sites.clear()
+        self.witnesses.clear()
         decisions = {p.id: self.decide(p) for p in self.rules.points if p.code == DECIDE}
         ends = self.end_checks()
         emit = self.lines.append
@@ -187,12 +190,13 @@ class _FusedWriter(_KernelWriter):
                 emit(f"    V[{name!r}] = tuple(v_{name})")
         emit("    return played")
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
-                       _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_call=_memo_call, _stop=_stop)
+                       _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
 
     def prologue(self) -> list[str]:
         """Own copies of the variables' containers, and the proof of their types."""
-        lines = ["V = state.vars", *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
+        lines = ["V = state.vars", *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")),
+                 *(f"{w} = _MISSING" for w in self.witnesses)]
         for name, t in self.types.items():
             if t.startswith("map:"):
                 lines += [f"v_{name} = V[{name!r}] = dict(V[{name!r}])",
@@ -204,8 +208,10 @@ class _FusedWriter(_KernelWriter):
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
-        if self.consts or self.uses_memo:
+        if self.consts or self.sites:
             lines.append("M = game.memo")
+        for (func, shape), site in self.sites.items():
+            lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
         for (func, args), const in self.consts.items():
             key = ("fused", func, args)
             lines += [f"{const} = M.get({key!r})", f"if {const} is None:",
@@ -353,9 +359,45 @@ class _FusedWriter(_KernelWriter):
             reason = rule.reason or "an end condition was met"
             self.temps += 1
             flag = f"_e{self.temps}"
-            lines += self.incremental(rule.when, flag) or self.condition(rule.when, {}, flag, 0)
+            lines += self.incremental(rule.when, flag) or self.witnessed(rule.when, flag) or \
+                self.condition(rule.when, {}, flag, 0)
             lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
         return lines
+
+    def witnessed(self, node, flag: str) -> list[str] | None:
+        """`all(test(e) for e in S)`: the element that made it false last time is tested
+        first, and while it still fails the answer is false without looking further (a
+        board is full only once its last empty cell is taken)."""
+        node = self.unwrapped(node)
+        if not (isinstance(node, A.Call) and node.func == "all" and len(node.args) == 1
+                and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1
+                and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1):
+            return None
+        gen = node.args[0]
+        seq, t = self.expr(gen.clauses[0].iter, {}, 1)
+        if not t.startswith("list:"):
+            return None
+        self.temps += 1
+        n = self.temps
+        elem, inner, witness = f"c{n}_e", f"_q{n}", f"wit_{n}"
+        self.witnesses.append(witness)
+        env = {gen.clauses[0].names[0]: (elem, t[5:])}
+        test = self.condition(gen.element, env, inner, 1)
+        again = [f"{elem} = {witness}", *test]
+        scan = [f"{flag} = True", f"for {elem} in {seq}:", *("    " + x for x in test),
+                f"    if not {inner}:", f"        {flag} = False", f"        {witness} = {elem}", "        break"]
+        return [f"{flag} = True", f"if {witness} is not _MISSING:", *("    " + x for x in again),
+                f"    if not {inner}:", f"        {flag} = False", f"if {flag}:", *("    " + x for x in scan)]
+
+    def unwrapped(self, node):
+        """A definition without parameters, replaced by its body (as often as needed)."""
+        while isinstance(node, (A.Name, A.Call)):
+            name = node.name if isinstance(node, A.Name) else node.func
+            d = self.rs.defines.get(name)
+            if d is None or d.params or (isinstance(node, A.Call) and node.args):
+                break
+            node = d.expr
+        return node
 
     def incremental(self, node, flag: str) -> list[str] | None:
         """`any(test(e) for e in C)` over a game constant C, where the test reads one
@@ -536,18 +578,37 @@ class _FusedWriter(_KernelWriter):
         if f == "player_count" and not args:
             return "ctx.player_count", "int"
         if f in ("first", "last") and len(args) == 1:
+            filtered = _filter_of(args[0]) if f == "first" and not self.in_iterable else None
+            if filtered is not None:  # first([x for x in S if c]): stop at the first that passes
+                var, seq, conds = filtered
+                seq_text, st = e(seq)
+                if not st.startswith("list:"):
+                    raise Unsupported("a loop over something other than a list")
+                self.temps += 1
+                local, hit = f"c{self.temps}_{var}", f"_f{self.temps}"
+                inner = {**env, var: (local, st[5:])}
+                tests = " and ".join(f"({self.truth_in(c, inner, depth)})" for c in conds) or "True"
+                return (f"({hit} if ({hit} := next(({local} for {local} in {seq_text} if {tests}), _MISSING)) "
+                        f"is not _MISSING else _stop())"), st[5:]
             x, t = e(args[0])
             if t.startswith("list:"):
-                return f"_{f}({x})", t[5:]
+                if self.in_iterable:
+                    return f"_{f}({x})", t[5:]
+                self.temps += 1
+                seq = f"_s{self.temps}"
+                return f"({seq}[{0 if f == 'first' else -1}] if ({seq} := {x}) else _stop())", t[5:]
         if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
             key = (f, tuple(a.value for a in args))
             name = self.consts.setdefault(key, f"c_{len(self.consts)}")
             return name, _CONSTANT[f]
-        if f in _CALLED:  # a function of the board alone: kept per arguments in the game's memo
-            parts = ", ".join(x for x, _ in (e(a) for a in args))
-            self.uses_memo = True
-            key = repr("fused:" + f)
-            return f"(M.get(({key}, {parts})) or _memo_call(ctx, M, F_{f}, ({key}, {parts})))", _CALLED[f]
+        if f in _CALLED:  # a function of the board alone: kept per call site and arguments
+            shape = tuple(repr(a.value) if isinstance(a, A.Const) else None for a in args)
+            varying = [e(a)[0] for a in args if not isinstance(a, A.Const)]
+            site = self.sites.setdefault((f, shape), f"s_{len(self.sites)}")
+            key = varying[0] if len(varying) == 1 else "(" + "".join(v + ", " for v in varying) + ")"
+            given = iter(varying)
+            call = ", ".join(c if c is not None else next(given) for c in shape)
+            return f"({site}.get({key}) or _memo_site({site}, {key}, F_{f}(ctx, {call})))", _CALLED[f]
         raise Unsupported(f"the function '{f}'")
 
     def inline(self, name, args, env, depth) -> tuple[str, str]:
@@ -602,8 +663,8 @@ class _FusedWriter(_KernelWriter):
         return text
 
 
-def _memo_call(ctx, memo: dict, fn, key: tuple):
-    value = memo[key] = fn(ctx, *key[1:])
+def _memo_site(site: dict, key, value):
+    site[key] = value
     return value
 
 
@@ -651,6 +712,9 @@ def _filter_of(domain):
     if not all(isinstance(c, A.If) for c in rest):
         return None
     return first.names[0], first.iter, [c.cond for c in rest]
+
+
+_MISSING = object()  # `next`'s default: no element passed
 
 
 def _stop():
