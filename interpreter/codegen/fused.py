@@ -29,6 +29,8 @@ from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .kernel import KernelStop, _KernelWriter
 
+_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP}  # one successor: followed in line after a move
+_FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
@@ -179,7 +181,7 @@ class _FusedWriter(_KernelWriter):
         order = sorted(self.rules.points, key=lambda p: p.code != DECIDE)
         for n, point in enumerate(order):
             emit(f"        {'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op} {point.kind or point.name or ''}".rstrip())
-            body = decisions[point.id] + ends if point.code == DECIDE else self.point(point)
+            body = decisions[point.id] + ends + self.chain(point) if point.code == DECIDE else self.point(point)
             for line in body:
                 emit("            " + line)
         emit("        else:")
@@ -192,6 +194,31 @@ class _FusedWriter(_KernelWriter):
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
+
+    def chain(self, decision) -> list[str]:
+        """After a move, the flow's bookkeeping up to the next decision written out in
+        line (`pc = …` left for the dispatch only where the chain stops), so a turn loop
+        costs no trip through the dispatch per step."""
+        conts = set(decision.cont.values())
+        if len(conts) != 1:
+            return []
+        return self.follow(conts.pop(), depth=0)
+
+    def follow(self, pc: int, depth: int) -> list[str]:
+        point = self.rules.points[pc]
+        if depth >= 8 or point.code not in _STRAIGHT | _FORKS:
+            return [f"pc = {pc}"]
+        lines = self.point(point)
+        if point.code in _STRAIGHT:
+            assert lines[-1] == f"pc = {point.next}"
+            return lines[:-1] + self.follow(point.next, depth + 1)
+        test = lines[0]  # "pc = A if COND else B"
+        head, _, rest = test.partition(" if ")
+        cond, _, _ = rest.rpartition(" else ")
+        if len(lines) != 1 or head != f"pc = {point.next}" or not rest.endswith(f" else {point.alt}"):
+            return lines
+        return [f"if {cond}:", *("    " + x for x in self.follow(point.next, depth + 1)),
+                "else:", *("    " + x for x in self.follow(point.alt, depth + 1))]
 
     def prologue(self) -> list[str]:
         """Own copies of the variables' containers, and the proof of their types."""
