@@ -490,13 +490,24 @@ class _FusedWriter(_KernelWriter):
             raise Unsupported("a loop over something other than a list")
         self.temps += 1
         local, inner_flag = f"c{self.temps}_{first.names[0]}", f"_q{self.temps}"
+        hoisted, element, before = {}, gen.element, []
+        for sub in _invariant_reads(gen.element, first.names[0]):  # the same for every element: read once
+            text, st = self.expr(sub, env, depth + 1)
+            self.temps += 1
+            name = f"_h{self.temps}"
+            before.append(f"{name} = {text}")
+            hoisted[id(sub)] = A.Name("#" + name, sub.span)  # a name no ruleset can write
+            env = {**env, "#" + name: (name, st)}
+        if hoisted:
+            element = _replaced(gen.element, hoisted)
+            gen = A.Generator(element, gen.clauses, gen.span)
         inner = {**env, first.names[0]: (local, t[5:])}
         body = [f"if not ({self.truth_in(c.cond, inner, depth)}):" + "\n    continue" for c in rest]
         body = [line for b in body for line in b.split("\n")]
         body += self.condition(gen.element, inner, inner_flag, depth + 1)
         decisive = inner_flag if func == "any" else f"not {inner_flag}"
         body += [f"if {decisive}:", f"    {flag} = {func == 'any'}", "    break"]
-        return [f"{flag} = {func != 'any'}", f"for {local} in {seq}:"] + ["    " + x for x in body]
+        return before + [f"{flag} = {func != 'any'}", f"for {local} in {seq}:"] + ["    " + x for x in body]
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, node, env: dict, depth: int = 0) -> tuple[str, str]:
@@ -597,6 +608,10 @@ class _FusedWriter(_KernelWriter):
                 bounds = [x for x, _ in parts] if len(parts) == 2 else ["0", parts[0][0]]
                 if self.in_iterable:  # no `:=` there: a call
                     return f"_range(ctx, {', '.join(bounds)})", "list:int"
+                if all(isinstance(a, A.Const) for a in args):  # a constant range: its charge is known
+                    lo, hi = (0, args[0].value) if len(args) == 1 else (args[0].value, args[1].value)
+                    return (f"(range({lo}, {hi}) if (_cost := _cost + {abs(hi - lo)}) < {COST_LIMIT // 8} "
+                            "else _stop())"), "list:int"
                 self.temps += 1
                 lo, hi = f"_lo{self.temps}", f"_hi{self.temps}"
                 # charged |hi - lo|: never less than the reference's charge for it
@@ -739,6 +754,43 @@ def _filter_of(domain):
     if not all(isinstance(c, A.If) for c in rest):
         return None
     return first.names[0], first.iter, [c.cond for c in rest]
+
+
+def _invariant_reads(element, var: str) -> list:
+    """The largest reads of a variable (`x[k]`) inside `element` that use neither `var`
+    nor a name bound inside `element`: they are the same for every element of the loop."""
+    bound = {var} | {n for c in _walk(element) if isinstance(c, (A.Generator, A.ListComp))
+                     for f in c.clauses if isinstance(f, A.For) for n in f.names}
+    found = []
+
+    def visit(node):
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and \
+                not {n.name for n in _walk(node) if isinstance(n, A.Name)} & bound:
+            found.append(node)
+            return
+        for child in A.iter_children(node):
+            visit(child)
+    visit(element)
+    return found
+
+
+def _replaced(node, by: dict):
+    """`node` with each subtree whose id is a key of `by` replaced by its value."""
+    import dataclasses
+    if id(node) in by:
+        return by[id(node)]
+    changes = {}
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, A.Node):
+            new = _replaced(value, by)
+        elif isinstance(value, tuple):
+            new = tuple(_replaced(v, by) if isinstance(v, A.Node) else v for v in value)
+        else:
+            continue
+        if new is not value and new != value:
+            changes[f.name] = new
+    return dataclasses.replace(node, **changes) if changes else node
 
 
 _MISSING = object()  # `next`'s default: no element passed
