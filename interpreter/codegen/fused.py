@@ -333,15 +333,18 @@ class _FusedWriter(_KernelWriter):
         elif isinstance(target, A.Index) and isinstance(target.obj, A.Name) and target.obj.name in self.types:
             name = target.obj.name
             kind = self.types[name]
-            key, kt = self.expr(target.index, env)
             self.temps += 1
             k = f"_k{self.temps}"
+            found, kt = self.first_passing(target.index, env, k)
+            if found is None:
+                key, kt = self.expr(target.index, env)
+                found = [f"{k} = {key}"]
             if kind.startswith("map:"):
                 t, where = kind[4:], f"v_{name}[{k}]"
-                key_check = [f"{k} = {key}", f"if {k} not in v_{name}:", "    raise _KernelStop()"]
+                key_check = [*found, f"if {k} not in v_{name}:", "    raise _KernelStop()"]
             elif kind == "list:int" and kt == "int":
                 t, where = "int", f"v_{name}[{k}]"
-                key_check = [f"{k} = {key}", f"if not 0 <= {k} < len(v_{name}):", "    raise _KernelStop()"]
+                key_check = [*found, f"if not 0 <= {k} < len(v_{name}):", "    raise _KernelStop()"]
             else:
                 raise Unsupported(f"a write into '{name}'")
         else:
@@ -365,6 +368,32 @@ class _FusedWriter(_KernelWriter):
             if self.types[name].startswith("map:"):
                 lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
         return lines
+
+    def first_passing(self, node, env, into: str):
+        """`first([x for x in S if c])` (often behind a definition) as a loop that stops at
+        the first element passing, for a key a write goes to: (lines, type), or (None, None)."""
+        while isinstance(node, A.Call) and node.func in self.rs.defines:
+            d = self.rs.defines[node.func]
+            if len(node.args) != len(d.params):
+                return None, None
+            bound = {p: self.expr(a, env, 1) for p, a in zip(d.params, node.args)}
+            env = {k: v for k, v in env.items() if k == "player"} | {p: (f"({x})", t) for p, (x, t) in bound.items()}
+            node = d.expr
+        if not (isinstance(node, A.Call) and node.func == "first" and len(node.args) == 1):
+            return None, None
+        filtered = _filter_of(node.args[0])
+        if filtered is None:
+            return None, None
+        var, seq, conds = filtered
+        seq_text, st = self.expr(seq, env, 1)
+        if not st.startswith("list:"):
+            return None, None
+        self.temps += 1
+        local = f"c{self.temps}_{var}"
+        inner = {**env, var: (local, st[5:])}
+        tests = " and ".join(f"({self.truth_in(c, inner, 1)})" for c in conds) or "True"
+        return [f"for {local} in {seq_text}:", f"    if {tests}:", f"        {into} = {local}", "        break",
+                "else:", "    raise _KernelStop()"], st[5:]
 
     @staticmethod
     def write_checks(decl, t: str) -> list[str]:
