@@ -424,12 +424,9 @@ class _FusedWriter(_KernelWriter):
         """`all(test(e) for e in S)`: the element that made it false last time is tested
         first, and while it still fails the answer is false without looking further (a
         board is full only once its last empty cell is taken)."""
-        node = self.unwrapped(node)
-        if not (isinstance(node, A.Call) and node.func == "all" and len(node.args) == 1
-                and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1
-                and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1):
+        gen = _one_loop(self.unwrapped(node), "all")
+        if gen is None:
             return None
-        gen = node.args[0]
         seq, t = self.expr(gen.clauses[0].iter, {}, 1)
         if not t.startswith("list:"):
             return None
@@ -461,14 +458,9 @@ class _FusedWriter(_KernelWriter):
         e`): once it was false, a move can make it true only through an element holding a
         key the move wrote, so only those are tested (the lines through the last disc).
         The first check of a playout tests every element."""
-        while isinstance(node, (A.Name, A.Call)) and (node.name if isinstance(node, A.Name) else node.func) \
-                in self.rs.defines and not self.rs.defines[node.name if isinstance(node, A.Name) else node.func].params:
-            node = self.rs.defines[node.name if isinstance(node, A.Name) else node.func].expr
-        if not (isinstance(node, A.Call) and node.func == "any" and len(node.args) == 1
-                and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1
-                and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1):
+        gen = _one_loop(self.unwrapped(node), "any")
+        if gen is None:
             return None
-        gen = node.args[0]
         seq, t = self.expr(gen.clauses[0].iter, {}, 1)
         var = _keyed_inside(gen.element, gen.clauses[0].names[0], self.types)
         if var is None or seq not in self.consts.values():
@@ -771,6 +763,16 @@ def _keyed_inside(test, elem: str, types: dict) -> str | None:
         elif isinstance(n, A.Call) and n.func not in ("all", "any", "len"):
             return None
     return read.pop() if len(read) == 1 else None
+
+
+def _one_loop(node, func: str):
+    """The generator of `func(test(e) for e in S)` with one loop variable and no filter,
+    or None."""
+    if isinstance(node, A.Call) and node.func == func and len(node.args) == 1 \
+            and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1 \
+            and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1:
+        return node.args[0]
+    return None
 
 
 def _filter_of(domain):
