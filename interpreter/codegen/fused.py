@@ -84,6 +84,7 @@ class _FusedWriter(_KernelWriter):
         self.indexes: dict[str, str] = {}  # key -> elements holding it, for an incremental `any`
         self.sites: dict[tuple, str] = {}  # (function, its constant arguments) -> the site's table
         self.witnesses: list[str] = []  # the last failing element of each watched `all`
+        self.param_types: dict[tuple, str] = {}  # (action, parameter) -> its values' type
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
         self.temps = 0
 
@@ -282,8 +283,6 @@ class _FusedWriter(_KernelWriter):
         levels = requirement_levels(decl.params, [c.cond for c in decl.require])
         env = {"player": ("p", "int")}
         lines, indent = [], ""
-        if not hasattr(self, "param_types"):
-            self.param_types = {}
         for j in levels[0]:
             lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
             indent += "    "
