@@ -13,10 +13,9 @@ their view appears.
 """
 from __future__ import annotations
 
-import random
-
 from rich.markup import escape
 
+from meeple.bots import RandomBot, bot_move
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
@@ -24,40 +23,6 @@ from .phrases import phrase
 from .prompt_commands import help_lines, log_lines, rules_lines, why_line
 from .refusals import did_you_mean, rejection_text, said
 from .render import console, label, move_text, rule, show_moves, show_view
-
-
-class Seat:
-    """What a bot is given: exactly what its player is given — the view and the texts of
-    its legal moves — computed only if the bot asks for them."""
-
-    def __init__(self, game, state, player, moves):
-        self._game, self._state, self.player, self.count = game, state, player, len(moves)
-        self._moves = moves
-
-    @property
-    def view(self) -> dict:
-        return self._game.view(self._state, self.player)
-
-    @property
-    def options(self) -> list[str]:
-        return [str(m) for m in self._moves]
-
-
-class RandomBot:
-    """Picks uniformly among the legal moves, from its own seeded generator
-    (never the game's, so a bot cannot learn hidden information from it)."""
-
-    def __init__(self, seed: int | str):
-        self.random = random.Random(seed)
-
-    def pick(self, seat: Seat) -> int:
-        return self.random.randrange(seat.count)
-
-
-def bot_move(bot, game, state, player):
-    """Ask `bot` for `player`'s move; it sees that player's seat, never the state."""
-    moves = game.legal_moves(state, player)
-    return moves[bot.pick(Seat(game, state, player, moves))]
 
 
 class TableBots:

@@ -10,7 +10,8 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from .play import RandomBot, bot_move
+from meeple.bots import RandomBot, bot_move
+
 from .render import console
 
 
