@@ -14,6 +14,7 @@ from __future__ import annotations
 import networkx as nx
 
 from meeple.dsl.types import INT
+from meeple.dsl.expr_ast import Unary
 
 
 # `Point.code`: the op as a small int for the walk's dispatch (game.Game._advance), with
@@ -38,18 +39,20 @@ class Point:
     `code` is the op for dispatch (see above); `seq` and `index` name the locals a
     loop's bookkeeping reads.  At a choose, `player_var` names the local holding the
     deciding player and `player_const` is that player when it is fixed, so finding
-    who decides needs no context (`player_fn` computes the same)."""
+    who decides needs no context (`player_fn` computes the same).  `source` is what
+    `fn` was compiled from (an expression, or an `effects` step's list of effects), for
+    back ends that write the point's code themselves (codegen/fused.py)."""
 
     __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
                  "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase",
-                 "code", "seq", "index", "player_var", "player_const")
+                 "code", "seq", "index", "player_var", "player_const", "source")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
         self.code = CODES[op]
         self.next = self.alt = self.fn = self.player_fn = None
         self.name = self.kind = self.label = self.var = self.turn_var = None
-        self.seq = self.index = self.player_var = self.player_const = None
+        self.seq = self.index = self.player_var = self.player_const = self.source = None
         self.actions, self.cont, self.then_points = (), {}, {}
         self.allow_pass = False
         self.span = self.rule = None
@@ -100,11 +103,11 @@ class FlowBuilder:
 
     def f_effects(self, node, scope, k, turn_var, phase):
         fn = self.rules.effects.block(node.args["effects"], scope)
-        return self.add("exec", fn=fn, next=k, span=node.span, rule=node.rule, phase=phase).id
+        return self.add("exec", fn=fn, source=node.args["effects"], next=k, span=node.span, rule=node.rule, phase=phase).id
 
     def f_if(self, node, scope, k, turn_var, phase):
         cond = self.rules.expr(node.args["cond"], scope)
-        branch = self.add("branch", fn=cond, span=node.span, rule=node.rule, phase=phase)
+        branch = self.add("branch", fn=cond, source=node.args["cond"], span=node.span, rule=node.rule, phase=phase)
         branch.next = self.seq(node.body, scope, k, turn_var, phase)
         branch.alt = self.seq(node.orelse, scope, k, turn_var, phase)
         return branch.id
@@ -120,11 +123,12 @@ class FlowBuilder:
                            code=COUNT_DOWN)
             dec.next = self.seq(node.body, scope, test.id, turn_var, phase)
             test.next = dec.id
-            return self.add("assign", var=counter, fn=times, next=test.id, span=node.span, phase=phase).id
+            return self.add("assign", var=counter, fn=times, source=a["times"], next=test.id, span=node.span, phase=phase).id
         if "while" in a or "until" in a:
             cond = self.rules.expr(a.get("while") or a.get("until"), scope)
             fn = cond if "while" in a else (lambda ctx, c=cond: not c(ctx))
-            test = self.add("branch", fn=fn, alt=k, span=node.span, rule=node.rule, phase=phase)
+            source = a["while"] if "while" in a else Unary("not", a["until"], a["until"].span)
+            test = self.add("branch", fn=fn, source=source, alt=k, span=node.span, rule=node.rule, phase=phase)
             test.next = self.seq(node.body, scope, test.id, turn_var, phase)
             return test.id
         head = self.add("nop", span=node.span, phase=phase)
@@ -144,7 +148,7 @@ class FlowBuilder:
         step.next = self.seq(node.body, inner, test.id, var if node.kind == "turns" else turn_var, phase)
         test.next = bind.id
         zero = self.add("assign", var=idx, fn=lambda ctx: 0, next=test.id, phase=phase, code=LOOP_ZERO)
-        return self.add("assign", var=lst, fn=lambda ctx: tuple(domain(ctx)), next=zero.id,
+        return self.add("assign", var=lst, fn=lambda ctx: tuple(domain(ctx)), source=domain_expr, next=zero.id,
                         span=node.span, rule=node.rule, phase=phase).id
 
     def f_for(self, node, scope, k, turn_var, phase):
@@ -194,7 +198,8 @@ class FlowBuilder:
     def f_simultaneous(self, node, scope, k, turn_var, phase):
         decide = self._decide(node, scope, k, turn_var, phase, "simultaneous")
         point = self.points[decide]
-        return self.add("sim_start", fn=point.player_fn, next=decide, span=node.span, phase=phase).id
+        return self.add("sim_start", fn=point.player_fn, source=node.args.get("players"), next=decide,
+                        span=node.span, phase=phase).id
 
     def f_respond(self, node, scope, k, turn_var, phase):
         decide = self._decide(node, scope, k, turn_var, phase, "respond")
@@ -205,7 +210,8 @@ class FlowBuilder:
                         phase=phase).id
 
     def f_chance(self, node, scope, k, turn_var, phase):
-        return self.add("chance", var=node.args["var"], fn=self.rules.expr(node.args["from"], scope), next=k,
+        return self.add("chance", var=node.args["var"], fn=self.rules.expr(node.args["from"], scope),
+                        source=node.args["from"], next=k,
                         span=node.span, rule=node.rule, phase=phase).id
 
     # -- export ------------------------------------------------------------------

@@ -14,7 +14,7 @@ from meeple.interpreter.codegen.fused import unsupported
 
 from ruleset_support import playout_errors, write_ruleset
 
-INSIDE = ("tic-tac-toe", "nim", "connect-four")
+INSIDE = ("tic-tac-toe", "nim", "connect-four", "goofspiel")
 
 
 def _loop(game, state, moves, rng):
@@ -29,8 +29,9 @@ def test_the_small_games_run_in_the_fused_tier(name):
     assert run.__name__ == "FUSED"
 
 
-@pytest.mark.parametrize("name,why", [("goofspiel", "zones, items or triggers"),
-                                      ("treasure-hunter", "zones, items or triggers")])
+@pytest.mark.parametrize("name,why", [("treasure-hunter", "zone 'tmax' is kept per key"),
+                                      ("valdora", "triggers"),
+                                      ("examples/high-card", "a flow point 'checkpoint'")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
     assert unsupported(game.rules) == why
@@ -114,3 +115,113 @@ def test_the_writer_meets_every_shipped_and_test_ruleset_without_failing():
             seen[name] = unsupported(load_game(name, players, backend="compiled").rules)
     assert not [n for n, why in seen.items() if why and why.startswith("the writer failed")], seen
     assert {n for n, why in seen.items() if why is None} >= set(INSIDE)
+
+
+# Every zone feature the tier writes: a chance draw from a zone, moves by item, by count
+# (none when the count is not positive), to the top and the bottom, with and without a
+# face; flips with and without a face; `let` holding a zone's contents while the zone
+# changes; `for` over a zone that its body empties; fields read from items; a value per
+# player written with a bound; a `times` loop and a `for` loop in the flow.
+MARKET = """
+game: {name: market, players: {min: 2, max: 3}}
+components:
+  coin:
+    fields: {worth: int, metal: str}
+    generate: {worth: {from: 1, to: 9}, metal: [gold, tin]}
+    id: "{metal}{worth}"
+zones:
+  stall: {kind: row, visibility: all, face: up,
+          initial: "[c for c in items('coin') if c.worth <= 6]"}
+  purse: {per: player, kind: hand, visibility: owner, face: down}
+  pot: {kind: stack, visibility: all}
+  lost: {kind: row, visibility: none, face: down}
+variables:
+  wealth: {per: player, type: int, initial: 0, min: 0, max: 40, bounds: clamp}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - chance: pick
+        from: "stall"
+      - effects:
+          - move: {items: pick, from: stall, to: pot, at: bottom}
+          - let: {before: "pot"}
+          - flip: "pot"
+          - if: "len(before) > 2"
+            then:
+              - move: {from: pot, to: lost, count: "len(before) - 2"}
+      - for: p
+        in: "players()"
+        do:
+          - choose: [take, skip]
+            player: p
+      - loop:
+          - effects:
+              - for: c
+                in: "purse[0]"
+                do:
+                  - if: "c.metal == 'tin'"
+                    then:
+                      - move: {items: c, from: "purse[0]", to: lost, face: up}
+                      - flip: c
+                      - flip: c
+                        face: down
+        times: 1
+      - effects:
+          - set: "rounds += 1"
+    while: "len(stall) > 0 and rounds < 12"
+actions:
+  take:
+    params: {coin: "[c for c in pot if c.worth > 1]"}
+    effects:
+      - move: coin
+        from: pot
+        to: "purse[player]"
+      - set: "wealth[player] += coin.worth * 3"
+  skip:
+    params: {n: "[0, -1]"}
+    effects:
+      - move: {from: stall, to: pot, count: n}
+scoring:
+  score: "wealth[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_zones_items_and_chance_in_the_fused_tier_match_the_loop(tmp_path, players):
+    path = write_ruleset(tmp_path, MARKET, "market")
+    game = load_game(path, players, backend="compiled")
+    assert unsupported(game.rules) is None
+    for seed in range(150):
+        start = game.new_state(seed)
+        before = start.to_data()
+        for limit in (None, seed % 9):
+            fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+            fast = game.playout(start, rng=fast_rng, max_moves=limit)
+            loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
+            assert (fast.to_data(), fast.move_count, fast.end_reason) == \
+                (loop.to_data(), loop.move_count, loop.end_reason), f"seed {seed}"
+            assert fast_rng.getstate() == loop_rng.getstate()
+        assert start.to_data() == before, "the playout changed its start"
+    assert game.kernel_fallbacks == 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_goofspiel_at_more_players_matches_the_loop(players):
+    game = load_game("goofspiel", players, backend="compiled")
+    for seed in range(100):
+        start = game.new_state(seed)
+        fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+        fast = game.playout(start, rng=fast_rng)
+        loop = game.playout(start, policy=_loop, rng=loop_rng)
+        assert fast.to_data() == loop.to_data() and fast_rng.getstate() == loop_rng.getstate()
+    assert game.kernel_fallbacks == 0
+
+
+def test_a_zone_that_is_not_a_list_of_items_is_left_to_the_loop():
+    game = load_game("goofspiel", backend="compiled")
+    state = game.new_state(0)
+    state.zones["discard"] = ("not an item",)
+    fast = game.playout(state, rng=random.Random(4))
+    loop = game.playout(state, policy=_loop, rng=random.Random(4))
+    assert game.kernel_fallbacks == 1
+    assert fast.to_data() == loop.to_data()

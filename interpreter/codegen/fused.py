@@ -3,14 +3,16 @@
 The playout kernel (kernel.py) calls the generated functions the move-by-move back end
 uses: each listing, effect block, definition and end rule is a function with its own
 fallback, reading the state through a context, and every write replaces its container.
-For a ruleset whose state is only variables of plain types (int, str, bool; maps of them
-keyed by node or player; lists of ints), this tier writes one function instead:
+For a ruleset whose state is variables of plain types (int, str, bool; maps of them keyed
+by node or player; lists of ints) and zones of items (fused_zones.py), this tier writes
+one function instead:
 
 - at the start it copies each variable's container once and checks every value has its
   declared type, so inside, types are proven and reads need no guards;
-- a decision lists its moves as inline loops, plays the chosen one's `set` effects as
-  writes in place (each checked against the declared type, `choices` and bounds), and
-  tests the end rules inline;
+- a decision lists its moves as inline loops (or, for one parameter over a plain list,
+  draws an index into it), plays the chosen one's effects in place (each write checked
+  against the declared type, `choices` and bounds), and tests the end rules inline;
+- the flow's steps after a move (effects, chance draws, loops) follow in line;
 - definitions are nested functions over the same locals.
 
 It supports a part of the language (`unsupported` says why a ruleset is outside it).
@@ -23,15 +25,18 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 
 from ..context import COST_LIMIT, Ctx
-from ..flowgraph import (ASSIGN, BRANCH, COUNT_DOWN, COUNT_TEST, DECIDE, END, LOOP_BIND, LOOP_STEP, LOOP_TEST,
-                         LOOP_ZERO, NOP)
+from .. import rng
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND, LOOP_STEP,
+                         LOOP_TEST, LOOP_ZERO, NOP, SIM_START)
 from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .kernel import KernelStop, _KernelWriter
+from .fused_zones import Item, Unsupported, ZonesAndEffects, natural, typed
 
-_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP}  # one successor: followed in line after a move
+_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
-_FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN}
+_FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
+                CHANCE, EXEC, SIM_START}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
 # Expressions here are not charged step by step as the reference charges them; only
@@ -46,10 +51,6 @@ _PY = {"int": "int", "str": "str", "bool": "bool"}
 _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int"}
 # Library functions called through the real implementation each time: name -> result type.
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str"}
-
-
-class Unsupported(Exception):
-    """This ruleset uses something the fused tier does not compile."""
 
 
 def unsupported(rules) -> str | None:
@@ -75,11 +76,12 @@ def build_fused(rules):
         return None
 
 
-class _FusedWriter(_KernelWriter):
+class _FusedWriter(ZonesAndEffects, _KernelWriter):
     def __init__(self, rules):
         super().__init__(rules, explicit_chance=False)
         self.rs = rules.ruleset
-        self.types: dict[str, str] = {}  # variable -> its value's type: "int", "map:str", "list:int"
+        self.types: dict[str, str] = {}  # variable -> its value's type: "int", "map:str", "pmap:int", "list:int"
+        self.locals: dict[str, str] = {}  # flow local -> its value's type (fused_zones.local_types)
         self.consts: dict[tuple, str] = {}  # (function, args) -> the Python name of its value
         self.indexes: dict[str, str] = {}  # key -> elements holding it, for an incremental `any`
         self.sites: dict[tuple, str] = {}  # (function, its constant arguments) -> the site's table
@@ -91,14 +93,16 @@ class _FusedWriter(_KernelWriter):
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
         rs = self.rs
-        if rs.zones or rs.components or getattr(rs, "triggers", None):
-            raise Unsupported("zones, items or triggers")
+        if getattr(rs, "triggers", None):
+            raise Unsupported("triggers")
+        self.check_zones()
         if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
             raise Unsupported(f"a board of more than {MAX_NODES} nodes")
         for name, decl in rs.variables.items():
             self.types[name] = self.var_type(decl)
+        self.locals = self.local_types()
         for p in self.rules.points:
-            if p.code == DECIDE and p.kind != "choose":
+            if p.code == DECIDE and p.kind not in ("choose", "simultaneous"):
                 raise Unsupported(f"a '{p.kind}' decision")
             if not self.runs(p) or p.code not in _FLOW_POINTS:
                 raise Unsupported(f"a flow point '{p.op}'")
@@ -107,19 +111,18 @@ class _FusedWriter(_KernelWriter):
         for action in rs.actions.values():
             if action.cost or action.then or action.then_required:
                 raise Unsupported(f"action '{action.name}' has costs or follow-up steps")
-            for e in action.effects:
-                if e.kind != "set":
-                    raise Unsupported(f"a '{e.kind}' effect")
         for rule in rs.end:
             if rule.after != "now":
                 raise Unsupported("an end rule that waits for a checkpoint")
         self.check_definitions()
         self.check_flow_reads()
         # Writing every decision and end rule once finds what the expression writer does not know.
+        self.ends = self.end_checks()
         for p in self.rules.points:
             if p.code == DECIDE:
                 self.decide(p)
-        self.end_checks()
+            elif p.code in (EXEC, CHANCE, BRANCH, ASSIGN):
+                self.point(p)
 
     def var_type(self, decl) -> str:
         t = decl.type
@@ -148,12 +151,14 @@ class _FusedWriter(_KernelWriter):
                     todo += calls.get(n, ())
 
     def check_flow_reads(self) -> None:
-        """The flow's own expressions (turn orders, loop lists, branches) run through the
-        back end's functions on the same state: they must read no variable, since this
-        tier writes variables in place."""
-        state_names = set(self.rs.variables) | set(self.rs.defines)
+        """Who decides (`player:`, `players:`) runs through the back end's functions on
+        the same state: it must read no variable or zone, since this tier changes them in
+        place.  The flow's other expressions (branches, loop lists, chance) are written here."""
+        state_names = set(self.rs.variables) | set(self.rs.defines) | set(self.rs.zones)
         for node in _flow_nodes(self.rs.flow):
-            for value in node.args.values():
+            for key, value in node.args.items():
+                if key not in ("player", "players"):
+                    continue
                 for expr in _exprs(value):
                     for n in _walk(expr):
                         if isinstance(n, A.Name) and n.name in state_names or \
@@ -167,13 +172,15 @@ class _FusedWriter(_KernelWriter):
         self.indexes.clear()
         self.sites.clear()
         self.witnesses.clear()
-        decisions = {p.id: self.decide(p) for p in self.rules.points if p.code == DECIDE}
-        ends = self.end_checks()
+        self.ends = ends = self.end_checks()
+        # Every point is written before the prologue, which defines the constants they use.
+        bodies = {p.id: self.decide(p) + ends + self.chain(p) if p.code == DECIDE else self.point(p)
+                  for p in self.rules.points}
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
-                     "pc = state.pc", "steps = 0", "_cost = 0"]:
+                     *self.zone_prologue(), *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0"]:
             emit("    " + line)
         emit("    while True:")
         emit(f"        if steps > {_STEP_LIMIT}:")
@@ -182,26 +189,60 @@ class _FusedWriter(_KernelWriter):
         order = sorted(self.rules.points, key=lambda p: p.code != DECIDE)
         for n, point in enumerate(order):
             emit(f"        {'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op} {point.kind or point.name or ''}".rstrip())
-            body = decisions[point.id] + ends + self.chain(point) if point.code == DECIDE else self.point(point)
-            for line in body:
+            for line in bodies[point.id]:
                 emit("            " + line)
         emit("        else:")
         emit("            break")
         emit("    state.pc = pc")
         for name, t in self.types.items():
-            if t == "list:int":
+            if t == "list:int" or t.startswith("pmap:"):
                 emit(f"    V[{name!r}] = tuple(v_{name})")
+        for line in self.zone_epilogue():
+            emit("    " + line)
         emit("    return played")
+        self.ns.update(_Item=Item, _typed=typed, _natural=natural, _rng_below=rng.below)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
+
+    def point(self, p) -> list[str]:
+        """Flow points whose expressions may read the state are written over the tier's
+        locals; the flow's own bookkeeping is the kernel's."""
+        if p.code == SIM_START and p.source is None:  # every player, in seat order
+            return ["state.pending = tuple(range(ctx.player_count))", f"pc = {p.next}"]
+        if p.source is None or p.code not in (BRANCH, ASSIGN, CHANCE, EXEC):
+            return super().point(p)
+        env = self.flow_env()
+        if p.code == BRANCH:
+            return [f"pc = {p.next} if {self.truth(p.source, env)} else {p.alt}"]
+        if p.code == EXEC:
+            resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
+            return [*resets, *self.effect_block(p.source, env), *self.ends, f"pc = {p.next}"]
+        text, t = self.expr(p.source, env)
+        if p.code == CHANCE and t.startswith("list:"):
+            # interpreter/rng.py's `below`, written out: SplitMix64 draws until one is under
+            # the largest multiple of n that fits in 64 bits
+            return [f"_o = {text}", "if not _o:", "    raise _KernelStop()", "_n = len(_o)", "_r = state.rng",
+                    f"_lim = {1 << 64} - {1 << 64} % _n", "while True:",
+                    f"    _r = (_r + {rng.GOLDEN}) & {rng.MASK}",
+                    f"    _z = ((_r ^ (_r >> 30)) * {0xBF58476D1CE4E5B9}) & {rng.MASK}",
+                    f"    _z = ((_z ^ (_z >> 27)) * {0x94D049BB133111EB}) & {rng.MASK}",
+                    "    _z ^= _z >> 31", "    if _z < _lim:", "        break",
+                    "state.rng = _r", f"L[{p.var!r}] = _o[_z % _n]", f"pc = {p.next}"]
+        if p.code == ASSIGN and p.var.startswith("__list") and t.startswith("list:"):
+            return [f"L[{p.var!r}] = tuple({text})", f"pc = {p.next}"]
+        if p.code == ASSIGN and p.var.startswith("__loop") and t == "int":
+            return [f"L[{p.var!r}] = {text}", f"pc = {p.next}"]
+        raise Unsupported(f"a flow step '{p.op}' over a {t}")
 
     def chain(self, decision) -> list[str]:
         """After a move, the flow's bookkeeping up to the next decision written out in
         line (`pc = …` left for the dispatch only where the chain stops), so a turn loop
         costs no trip through the dispatch per step."""
+        if decision.kind == "simultaneous":  # once nobody is pending, on to the next step
+            return ["if not state.pending:", *("    " + x for x in self.follow(decision.next, depth=0))]
         conts = set(decision.cont.values())
-        if len(conts) != 1:
+        if len(conts) != 1 or decision.kind != "choose":
             return []
         return self.follow(conts.pop(), depth=0)
 
@@ -230,6 +271,10 @@ class _FusedWriter(_KernelWriter):
                 lines += [f"v_{name} = V[{name!r}] = dict(V[{name!r}])",
                           f"for _x in v_{name}.values():",
                           f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
+            elif t.startswith("pmap:"):  # one value per player: a list while the playout runs
+                lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
+                          "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])",
+                          f"for _x in v_{name}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
             elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
                 lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
                           f"v_{name} = list(V[{name!r}])",
@@ -252,31 +297,85 @@ class _FusedWriter(_KernelWriter):
 
     # -- a decision ---------------------------------------------------------------------------
     def decide(self, p) -> list[str]:
-        """List the moves inline, draw one, play its `set` effects in place."""
-        lines = [*self.decider(p), "out = []"]
+        """List the moves inline, draw one, play its effects in place.  At a simultaneous
+        step every pending player's moves are listed together (each starting with its
+        player), and one of them is drawn, as the kernel does."""
         actions = [self.rs.actions[n] for n in p.actions]
         single = len(actions) == 1
+        together = p.kind == "simultaneous"
+        plain = self.plain_choice(actions)
+        if plain is not None:
+            return self.pick_directly(p, actions[0], *plain)
+        listing = []
         for tag, action in enumerate(actions):
-            lines += self.listing(action, None if single else tag)
-        lines += ["if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
-                  "i = below(len(out))", "drawn.append(i)", "m = out[i]", *([] if single else ["a = m[0]"]),
+            listing += self.listing(action, None if single else tag, together)
+        if together:
+            lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
+                     "out = []", "for p in pending:", *("    " + x for x in listing),
+                     "movers = {m[0] for m in out}", "able = tuple(x for x in pending if x in movers)",
+                     "if able != pending:", "    state.pending = able", "if not able:", f"    pc = {p.next}",
+                     "    continue"]
+        else:
+            lines = [*self.decider(p), "out = []", *listing, "if not out:", f"    pc = {p.next}", "    continue"]
+        lines += ["if played >= limit:", "    break", "i = below(len(out))", "drawn.append(i)", "m = out[i]",
+                  *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
         for tag, action in enumerate(actions):
             names = [name for name, _, _ in action.params]
             lines.append("if True:" if single else f"{'if' if tag == 0 else 'elif'} a == {tag}:")
-            if single and len(names) == 1:
+            first = int(together) + (0 if single else 1)
+            if single and not together and len(names) == 1:
                 body = [f"a_{names[0]} = m"]
             else:
-                body = [f"a_{name} = m[{j + (0 if single else 1)}]" for j, name in enumerate(names)]
+                body = [f"a_{name} = m[{j + first}]" for j, name in enumerate(names)]
             env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
-            for effect in action.effects:
-                for assign in effect.args["assignments"]:
-                    body += self.assignment(assign, env)
-            body.append(f"pc = {p.cont[action.name]}")
+            body += self.effect_block(action.effects, env)
+            if not together:
+                body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
+        if together:
+            lines.append("state.pending = tuple(x for x in state.pending if x != p)")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
 
-    def listing(self, action, tag: int) -> list[str]:
+    def plain_choice(self, actions):
+        """(parameter, its list's source, element type) when the decision's only action has
+        one parameter over a list, unfiltered and with no requirement: each element is one
+        move, so the draw indexes the list and nothing is listed."""
+        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require:
+            return None
+        name, domain, _ = actions[0].params[0]
+        if _filter_of(domain) is not None:
+            return None
+        text, t = self.expr(domain, {"player": ("p", "int")})
+        if not t.startswith("list:"):
+            raise Unsupported(f"the choices of '{name}' are not a list")
+        self.param_types[(actions[0].name, name)] = t[5:]
+        return name, text, t[5:]
+
+    def pick_directly(self, p, action, name: str, seq: str, elem: str) -> list[str]:
+        """The draw's index into the moves, as if they were listed (the pending players in
+        order, each one's elements in order)."""
+        if p.kind == "simultaneous":
+            lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
+                     "out = []", "n = 0", "for p in pending:", f"    _seq = {seq}", "    if _seq:",
+                     "        out.append((p, _seq))", "        n += len(_seq)",
+                     "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
+                     "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
+                     "i = below(n)", "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
+                     f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)"]
+        else:
+            lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
+                     "if played >= limit:", "    break", "i = below(len(_seq))", "drawn.append(i)",
+                     f"a_{name} = _seq[i]"]
+        lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
+        lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
+        if p.kind == "simultaneous":
+            lines.append("state.pending = tuple([x for x in state.pending if x != p])")
+        else:
+            lines.append(f"pc = {p.cont[action.name]}")
+        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+
+    def listing(self, action, tag: int, with_player: bool = False) -> list[str]:
         """Nested loops over the parameters' choices, each requirement tested as soon as
         the parameters it reads are bound (the reference's order of moves)."""
         decl = action
@@ -309,6 +408,10 @@ class _FusedWriter(_KernelWriter):
                 lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
                 indent += "    "
         names = [f"a_{name}" for name, _, _ in decl.params]
+        if with_player:
+            names = ["p", *names] if tag is None else ["p", str(tag), *names]
+            lines.append(f"{indent}out.append(({''.join(n + ', ' for n in names)}))")
+            return lines
         if tag is None:  # the decision's only action: its values alone (one value bare)
             item = names[0] if len(names) == 1 else "(" + "".join(n + ", " for n in names) + ")"
             item = item if names else "()"
@@ -341,8 +444,8 @@ class _FusedWriter(_KernelWriter):
             if kind.startswith("map:"):
                 t, where = kind[4:], f"v_{name}[{k}]"
                 key_check = [*found, f"if {k} not in v_{name}:", "    raise _KernelStop()"]
-            elif kind == "list:int" and kt == "int":
-                t, where = "int", f"v_{name}[{k}]"
+            elif (kind == "list:int" or kind.startswith("pmap:")) and kt == "int":
+                t, where = ("int" if kind == "list:int" else kind[5:]), f"v_{name}[{k}]"
                 key_check = [*found, f"if not 0 <= {k} < len(v_{name}):", "    raise _KernelStop()"]
             else:
                 raise Unsupported(f"a write into '{name}'")
@@ -358,7 +461,7 @@ class _FusedWriter(_KernelWriter):
         lines = [*key_check, f"_v = {value}"]
         decl = self.rs.variables[name]
         lines += self.write_checks(decl, t)
-        if self.types[name] == "list:int":
+        if self.types[name] == "list:int" or self.types[name].startswith("pmap:"):
             lines.append(f"v_{name}[{k}] = _v")
         elif self.types[name] in _SCALARS:
             lines.append(f"v_{name} = V[{name!r}] = _v")
@@ -542,6 +645,10 @@ class _FusedWriter(_KernelWriter):
             if t is None:
                 raise Unsupported(f"the constant {node.value!r}")
             return repr(node.value), t
+        if isinstance(node, (A.Name, A.Index)):
+            zone = self.zone_read(node, env, depth)
+            if zone is not None:
+                return zone
         if isinstance(node, A.Name):
             if node.name in env:
                 return env[node.name]
@@ -555,11 +662,24 @@ class _FusedWriter(_KernelWriter):
                     self.types.get(node.obj.name, "").startswith("map:"):
                 key, _ = e(node.index)
                 return f"v_{node.obj.name}[{key}]", self.types[node.obj.name][4:]
+            if isinstance(node.obj, A.Name) and node.obj.name not in env and \
+                    self.types.get(node.obj.name, "").startswith("pmap:"):
+                key, kt = e(node.index)
+                if kt != "int":
+                    raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
+                return f"v_{node.obj.name}[{self.natural(key)}]", self.types[node.obj.name][5:]
             obj, ot = e(node.obj)
             index, it = e(node.index)
             if not ot.startswith("list:") or it != "int":
                 raise Unsupported("an index into something other than a list")
             return f"{obj}[{index}]", ot[5:]
+        if isinstance(node, A.Member):
+            obj, ot = e(node.obj)
+            if ot != "item":
+                raise Unsupported(f"'.{node.name}' of a {ot}")
+            if node.name in ("id", "kind"):
+                return f"{obj}.{node.name}", "str"
+            return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
             x, t = e(node.operand)
             if node.op == "not" and t == "bool":
@@ -639,6 +759,17 @@ class _FusedWriter(_KernelWriter):
                         f"< {COST_LIMIT // 4} else _stop())"), "list:int"
         if f == "player_count" and not args:
             return "ctx.player_count", "int"
+        if f in ("max", "min") and len(args) == 1:
+            if isinstance(args[0], A.Generator):
+                inner, t = self.comprehension(args[0], env, depth, generator=True)
+                if t == "gen:int":
+                    return f"{f}({inner})", "int"
+            else:
+                x, t = e(args[0])
+                if t == "list:int":
+                    return f"{f}({x})", "int"
+        if f == "top" and len(args) == 1:
+            f = "first"
         if f in ("first", "last") and len(args) == 1:
             filtered = _filter_of(args[0]) if f == "first" and not self.in_iterable else None
             if filtered is not None:  # first([x for x in S if c]): stop at the first that passes

@@ -1,0 +1,238 @@
+"""The fused tier's zones, items and effect blocks (a part of fused.py's writer).
+
+Inside a fused playout a zone is a Python list of items, changed in place: a global
+zone is `z_<name>`, a zone per player `z_<name>[p]`.  Items are the game's `Item`
+objects, so an item's printed fields are read straight from it.  The state's tuples
+are turned into lists once at the start (after checking every element is an item)
+and back into tuples when the playout returns.
+
+What the reference does and this writer must do the same way (interpreter/effects.py):
+- `move` takes the given items out of `from` (the first equal one each) or the first
+  `count` from its top, then puts them on top of `to` or under it; an item entering
+  takes the move's face, else the zone's, written only where it differs;
+- `flip` always writes the new face;
+- `let` binds a name for the rest of its block; `for` walks a snapshot of its list.
+Faces are written as the reference writes them where no kind declares a `face`
+property, which is the only case inside the tier: every item's face is then "up"
+until something writes it.
+"""
+from __future__ import annotations
+
+from meeple.dsl import expr_ast as A
+from meeple.dsl.values import Item
+
+from .kernel import KernelStop
+
+
+class Unsupported(Exception):
+    """This ruleset uses something the fused tier does not compile."""
+
+
+class ZonesAndEffects:
+    """Mixed into the fused writer: needs `self.rs`, `self.rules`, `self.expr`,
+    `self.truth`, `self.assignment`, `self.temps`."""
+
+    def check_zones(self) -> None:
+        rs = self.rs
+        self.zones: dict[str, str] = {}  # zone -> "zone" (global) or "pzone" (one per player)
+        for name, decl in rs.zones.items():
+            if decl.per is None:
+                self.zones[name] = "zone"
+            elif decl.per == "player":
+                self.zones[name] = "pzone"
+            else:
+                raise Unsupported(f"zone '{name}' is kept per key")
+        for kind in rs.components.values():
+            if kind.sides is not None or "face" in kind.props or "seen_by" in kind.props:
+                raise Unsupported(f"items of kind '{kind.name}' have sides or a declared face")
+
+    def field_type(self, name: str) -> str:
+        """The type of a printed field read from an item: the same scalar in every kind
+        that has it, and no kind may have a property of that name."""
+        types = set()
+        for kind in self.rs.components.values():
+            if name in kind.props:
+                raise Unsupported(f"'{name}' is a property")
+            t = kind.fields.get(name)
+            if t is not None:
+                types.add(getattr(t, "name", None))
+        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool"):
+            raise Unsupported(f"the field '{name}'")
+        return types.pop()
+
+    # -- the zones as lists ---------------------------------------------------------------
+    def zone_prologue(self) -> list[str]:
+        lines = ["Z = state.zones", "P = state.props"] if self.zones else []
+        for name, shape in self.zones.items():
+            if shape == "zone":
+                lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not tuple:", "    raise _KernelStop()",
+                          f"z_{name} = list(z_{name})", f"for _x in z_{name}:",
+                          "    if type(_x) is not _Item:", "        raise _KernelStop()"]
+            else:
+                lines += [f"z_{name} = Z[{name!r}]",
+                          f"if type(z_{name}) is not tuple or len(z_{name}) != ctx.player_count:",
+                          "    raise _KernelStop()", f"z_{name} = [list(_t) for _t in z_{name} if type(_t) is tuple]",
+                          f"if len(z_{name}) != ctx.player_count:", "    raise _KernelStop()",
+                          f"for _t in z_{name}:", "    for _x in _t:", "        if type(_x) is not _Item:",
+                          "            raise _KernelStop()"]
+        return lines
+
+    def zone_epilogue(self) -> list[str]:
+        return [f"Z[{name!r}] = tuple(z_{name})" if shape == "zone" else f"Z[{name!r}] = tuple(map(tuple, z_{name}))"
+                for name, shape in self.zones.items()]
+
+    def zone_read(self, node, env, depth) -> tuple[str, str] | None:
+        """`zone` or `zone[p]` as the list it is inside the playout, else None."""
+        if isinstance(node, A.Name) and node.name not in env and self.zones.get(node.name) == "zone":
+            return f"z_{node.name}", "list:item"
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env \
+                and self.zones.get(node.obj.name) == "pzone":
+            key, kt = self.expr(node.index, env, depth + 1)
+            if kt != "int":
+                raise Unsupported(f"zone '{node.obj.name}' indexed by {kt}")
+            return f"z_{node.obj.name}[{self.natural(key)}]", "list:item"
+        return None
+
+    def natural(self, key: str) -> str:
+        """An index known not to be negative (Python would count it from the end; the
+        language reports it); past the end, Python's IndexError stops the playout."""
+        if key == "p" or key.isdigit():
+            return key
+        if self.in_iterable:
+            return f"_natural({key})"
+        self.temps += 1
+        k = f"_n{self.temps}"
+        return f"({k} if ({k} := {key}) >= 0 else _stop())"
+
+    def place(self, node, env) -> str:
+        found = self.zone_read(node, env, 0)
+        if found is None:
+            raise Unsupported("a move to or from something other than a zone")
+        return found[0]
+
+    # -- effect blocks ----------------------------------------------------------------------
+    def effect_block(self, effects, env) -> list[str]:
+        env = dict(env)
+        lines = []
+        for effect in effects:
+            kind = effect.kind
+            if kind == "set":
+                for assign in effect.args["assignments"]:
+                    lines += self.assignment(assign, env)
+            elif kind == "let":
+                for name, value in effect.args["bindings"].items():
+                    text, t = self.expr(value, env)
+                    if t.startswith("list:") and self.zone_read(value, env, 0) is not None:
+                        text = f"tuple({text})"  # the zone's list changes in place; the name keeps its value
+                    self.temps += 1
+                    local = f"_l{self.temps}_{name}"
+                    lines.append(f"{local} = {text}")
+                    env[name] = (local, t)
+            elif kind == "if":
+                lines.append(f"if {self.truth(effect.args['cond'], env)}:")
+                lines += ["    " + x for x in self.effect_block(effect.args["then"], env) or ["pass"]]
+                orelse = self.effect_block(effect.args["else"], env)
+                if orelse:
+                    lines += ["else:", *("    " + x for x in orelse)]
+            elif kind == "for":
+                seq, t = self.expr(effect.args["in"], env)
+                if not t.startswith("list:"):
+                    raise Unsupported("a 'for' over something other than a list")
+                self.temps += 1
+                local = f"_f{self.temps}_{effect.args['var']}"
+                body = self.effect_block(effect.args["do"], {**env, effect.args["var"]: (local, t[5:])})
+                lines += [f"for {local} in tuple({seq}):", *("    " + x for x in body or ["pass"])]
+            elif kind == "move":
+                lines += self.move(effect.args, env)
+            elif kind == "flip":
+                lines += self.flip(effect.args, env)
+            else:
+                raise Unsupported(f"a '{kind}' effect")
+        return lines
+
+    def items_value(self, node, env) -> str:
+        text, t = self.expr(node, env)
+        if t == "item":
+            return f"({text},)"
+        if t == "list:item":
+            return f"tuple({text})"
+        raise Unsupported(f"moving or flipping a {t}")
+
+    def move(self, a, env) -> list[str]:
+        self.temps += 1
+        n = self.temps
+        src, dst, moved = f"_src{n}", f"_dst{n}", f"_mv{n}"
+        if a["from"] is None:
+            raise Unsupported("a move without 'from'")
+        from_zone = a["from"].obj.name if isinstance(a["from"], A.Index) else getattr(a["from"], "name", None)
+        lines = [f"{src} = {self.place(a['from'], env)}"]
+        if a["items"] is not None:
+            lines += [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:", f"    {src}.remove(_it)"]
+        else:
+            if self.rs.zones[from_zone].kind == "bag":
+                raise Unsupported("a draw from a bag")
+            count = "1"
+            if a["count"] is not None:
+                count, ct = self.expr(a["count"], env)
+                if ct != "int":
+                    raise Unsupported("a count that is not int")
+                count = f"max(0, {count})"
+            lines += [f"_c = {count}", f"{moved} = tuple({src}[:_c])", f"del {src}[:_c]"]
+        lines.append(f"{dst} = {self.place(a['to'], env)}")
+        lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
+        to_zone = a["to"].obj.name if isinstance(a["to"], A.Index) else a["to"].name
+        face = a["face"] or self.rs.zones[to_zone].face
+        lines += [f"for _it in {moved}:", "    _pp = P.get(_it.id)",
+                  f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
+                  f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
+        return lines
+
+    def flip(self, a, env) -> list[str]:
+        face = a["face"]
+        new = repr(face) if face else "('up' if (_pp['face'] if _pp and 'face' in _pp else 'up') == 'down' else 'down')"
+        return [f"for _it in {self.items_value(a['items'], env)}:", "    _pp = P.get(_it.id)",
+                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp else {{'face': {new}}}"]
+
+    # -- flow points that read the state ---------------------------------------------------
+    def local_types(self) -> dict[str, str]:
+        """The type of each flow local an expression may read (chance outcomes, loop
+        variables), worked out from the expressions that set them."""
+        from ..flowgraph import ASSIGN, CHANCE, LOOP_BIND
+        found: dict[str, str] = {}
+        for _ in range(4):  # a local's type may come from another's
+            for p in self.rules.points:
+                try:
+                    if p.code == CHANCE and p.source is not None:
+                        _, t = self.expr(p.source, self.flow_env(found))
+                        found[p.var] = t[5:] if t.startswith("list:") else "?"
+                    elif p.code == ASSIGN and p.source is not None and p.var.startswith("__list"):
+                        _, t = self.expr(p.source, self.flow_env(found))
+                        found[p.var] = t
+                    elif p.code == LOOP_BIND and found.get(p.seq, "").startswith("list:"):
+                        found[p.var] = found[p.seq][5:]
+                except Unsupported:
+                    continue
+        return {k: t for k, t in found.items() if t in ("int", "str", "bool", "item") or t.startswith("list:")}
+
+    def flow_env(self, types=None) -> dict:
+        types = self.locals if types is None else types
+        return {name: (f"L[{name!r}]", t) for name, t in types.items() if not name.startswith("__")}
+
+    def locals_prologue(self) -> list[str]:
+        """A local the state already holds must have the type the writer gives it."""
+        lines = []
+        for name, t in self.locals.items():
+            lines += [f"if {name!r} in L and not _typed(L[{name!r}], {t!r}):", "    raise _KernelStop()"]
+        return lines
+
+
+def typed(value, t: str) -> bool:
+    if t.startswith("list:"):
+        return type(value) is tuple and all(typed(v, t[5:]) for v in value)
+    return type(value) is {"int": int, "str": str, "bool": bool, "item": Item}[t]
+
+
+def natural(k: int) -> int:
+    if k >= 0:
+        return k
+    raise KernelStop()
