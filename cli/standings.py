@@ -48,7 +48,7 @@ def places(winners, ranks) -> list[int]:
     """Each seat's place, 1 the best, equal places for ties (see the module's docstring)."""
     if not winners:
         return [1] * len(ranks)
-    keys = [(p not in winners, ranks[p]) for p in range(len(ranks))]
+    keys = [(0, 0) if p in winners else (1, ranks[p]) for p in range(len(ranks))]
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
