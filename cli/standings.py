@@ -53,10 +53,13 @@ def places(winners, ranks) -> list[int]:
 
 
 def rating_model():
-    """openskill's Plackett-Luce model: a Bayesian rating (mean and uncertainty) for games
-    of any number of players with ties, from a maintained library (see docs/bots.md)."""
+    """openskill's Plackett-Luce model: a Bayesian rating (a mean and its uncertainty) for
+    games of any number of players with ties, from a maintained library (docs/bots.md says
+    why this one).  `tau` = 0: a bot does not learn between games, so its skill is taken
+    as fixed and the uncertainty only shrinks.  The updates are online, one game after the
+    other, so two bots whose means differ by less than their sigmas are not told apart."""
     from openskill.models import PlackettLuce
-    return PlackettLuce()
+    return PlackettLuce(tau=0)
 
 
 def standings(records: list[dict], entrants: list[str], players: int) -> dict:

@@ -189,8 +189,8 @@ def print_tournament(s: dict) -> None:
                       f"able to move, the rest stopped at --max-moves {s['max_moves']}); they count for nothing")
     per_move = s["timing"]["seconds_per_decision"]
     t = _table("bot", "games", "won-\ntied-\nlost", "win\nrate", "95 %\nCI", "mean\nscore", "mean\nplace",
-               "rating\nμ±σ", "ms per\nmove", title="by bot, best rated first")
-    for b in sorted(s["standings"], key=lambda b: -b["rating"]["mu"]):
+               "rating\nμ±σ", "ms per\nmove", title="by bot, best first")
+    for b in sorted(s["standings"], key=_best_first):
         t.add_row(escape(b["bot"]), str(b["games"]), f"{b['won']}-{b['shared']}-{b['lost']}",
                   _rate(b["win_rate"]), _interval(b["ci95"]), _number(b["mean_score"]),
                   _number(b["mean_place"]), f"{b['rating']['mu']:.1f}±{b['rating']['sigma']:.1f}",
@@ -199,12 +199,18 @@ def print_tournament(s: dict) -> None:
     t = _table("seat", "games", "wins", "win\nrate", "95 %\nCI",
                title=f"by seat (a fair share: {s['fair_share']:.1%})")
     for seat in s["seats"]:
-        t.add_row(str(seat["seat"]), str(seat["games"]), f"{seat['wins']:g}", _rate(seat["win_rate"]),
+        t.add_row(str(seat["seat"]), str(seat["games"]), f"{round(seat['wins'], 2):g}", _rate(seat["win_rate"]),
                   _interval(seat["ci95"]))
     console.print(t)
     console.print(f"won-tied-lost: a tie is a win shared or a draw, split between the players who share it; "
                   f"ratings: openskill Plackett-Luce; {s['timing']['wall_seconds']} s with "
                   f"{s['timing']['jobs']} job(s)")
+
+
+def _best_first(b):
+    """By win rate, then mean place: the figures that do not depend on the order of the
+    games (the rating does a little, see standings.rating_model)."""
+    return (-(b["win_rate"] or 0), b["mean_place"] or 0)
 
 
 def _table(*headers, title: str) -> Table:

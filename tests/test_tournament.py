@@ -259,15 +259,19 @@ def test_the_same_command_gives_the_same_json_with_any_jobs():
     assert meeple(*args[:-3], "--seed", "10", "--json", "-").stdout != one.stdout
 
 
-def test_the_table_fits_a_ci_console_and_a_file_gets_the_json(tmp_path):
+def test_the_table_fits_a_ci_console_best_first_and_a_file_gets_the_json(tmp_path):
     out = tmp_path / "t.json"
-    r = meeple("tournament", "tic-tac-toe", "--bots", "random,random", "-n", "4", "--json", out,
+    r = meeple("tournament", "goofspiel", "--bots", "random,random", "random", "-n", "9", "--json", out,
                env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
-    assert json.loads(out.read_text())["games"] == 4 and f"written {out}" in r.stderr.replace("\n", "")
+    data = json.loads(out.read_text())
+    assert data["games"] == 9 and data["players"] == 3 and f"written {out}" in r.stderr.replace("\n", "")
     table = r.stdout.splitlines()
-    assert any(line.split()[:2] == ["random#2", "4"] for line in table if line.strip())
-    assert "by seat (a fair share: 50.0%)" in r.stdout and "…" not in r.stdout
+    shown = [line.split()[0] for line in table if line.split()[:2] in
+             ([b["bot"], "9"] for b in data["standings"])]
+    best_first = sorted(data["standings"], key=lambda b: (-b["win_rate"], b["mean_place"]))
+    assert shown == [b["bot"] for b in best_first]
+    assert "by seat (a fair share: 33.3%)" in r.stdout and "…" not in r.stdout
     assert all(len(line) <= 80 for line in table[1:-1])  # the title and the closing note are records
 
 
