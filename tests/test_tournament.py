@@ -303,3 +303,13 @@ def test_a_bad_budget_is_one_clear_line(first_bot):
     result = CliRunner().invoke(app, ["tournament", "nim", "--bots", "first:0", "random"])
     assert result.exit_code == 2
     assert "'first:0': a budget is a number of iterations (mcts:2000) or of seconds" in result.output
+
+
+def test_the_python_example_of_docs_bots_runs():
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = text[text.index("## Tournaments"):]
+    block = section[section.index("```python\n") + len("```python\n"):]
+    namespace: dict = {}
+    exec(block[:block.index("```")], namespace)
+    assert 0 <= namespace["summary"]["standings"][0]["win_rate"] <= 1
+    assert "timing" in namespace["summary"] and "timing" not in namespace["data"]
