@@ -226,8 +226,7 @@ def tournament(ctx: typer.Context,
     except (BotSpecError, TournamentError) as exc:
         fail(str(exc))
     g = _game(game, players, option, backend)
-    summary = run_tournament(g, texts, games, seed, max_moves, jobs=jobs, progress=as_json != "-",
-                             game_spec=(game, g.player_count, dict(g.options), g.backend))
+    summary = run_tournament(g, texts, games, seed, max_moves, jobs=jobs, progress=as_json != "-")
     if as_json is not None:
         text = json.dumps(reproducible_part(summary), indent=1)
         if as_json == "-":

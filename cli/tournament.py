@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from rich import box
 from rich.markup import escape
-from rich.progress import Progress
+from rich.progress import track
 from rich.table import Table
 
 from meeple.bots import bot_move, make_bot, parse_bot_spec
@@ -130,8 +130,13 @@ def _results(game, plan: Plan, games: int, jobs: int, game_spec):
         yield from pool.map(_play_in_worker, range(games), chunksize=2)
 
 
+def _spec_of(game) -> tuple:
+    """What a worker process needs to load the same game."""
+    return game.rules.ruleset.root, game.player_count, dict(game.options), game.backend
+
+
 def run_tournament(game, bot_texts: list[str], games: int, seed: int, max_moves: int,
-                   jobs: int = 1, game_spec: tuple | None = None, progress: bool = True) -> dict:
+                   jobs: int = 1, progress: bool = True) -> dict:
     """The tournament's summary: standings, seating and every game's record.  Its
     "timing" part (seconds per decision) is measured and not reproducible; the rest is."""
     specs = [parse_bot_spec(text) for text in bot_texts]
@@ -140,22 +145,14 @@ def run_tournament(game, bot_texts: list[str], games: int, seed: int, max_moves:
     thinking = [0.0] * len(specs)
     decisions = [0] * len(specs)
     index = {label: who for who, label in enumerate(plan.labels)}
-    prog = Progress(transient=True, console=console) if progress else None
-    task = prog.add_task("playing", total=games) if prog else None
     started = time.perf_counter()
-    if prog:
-        prog.start()
-    try:
-        for record, seconds, decided in _results(game, plan, games, jobs, game_spec):
-            records.append(record)
-            for seat, label in enumerate(record["lineup"]):
-                thinking[index[label]] += seconds[seat]
-                decisions[index[label]] += decided[seat]
-            if prog:
-                prog.advance(task)
-    finally:
-        if prog:
-            prog.stop()
+    played = _results(game, plan, games, jobs, _spec_of(game))
+    for record, seconds, decided in track(played, "playing", total=games, transient=True, console=console,
+                                          disable=not progress):
+        records.append(record)
+        for seat, label in enumerate(record["lineup"]):
+            thinking[index[label]] += seconds[seat]
+            decisions[index[label]] += decided[seat]
     finished = sum(1 for r in records if r["finished"])
     return {
         "ruleset": game.name, "players": game.player_count, "games": games, "seed": seed,

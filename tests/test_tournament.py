@@ -259,6 +259,14 @@ def test_the_same_command_gives_the_same_json_with_any_jobs():
     assert meeple(*args[:-3], "--seed", "10", "--json", "-").stdout != one.stdout
 
 
+def test_workers_load_the_same_game_from_a_path_with_its_options():
+    game = load_game(HIGH_CARD, 3, {"hand_size": 2})
+    one = run_tournament(game, ["random"] * 3, 6, 4, 1000, jobs=1, progress=False)
+    two = run_tournament(game, ["random"] * 3, 6, 4, 1000, jobs=2, progress=False)
+    assert reproducible_part(one) == reproducible_part(two)
+    assert {r["moves"] for r in one["records"]} == {6}  # two cards each, three players
+
+
 def test_the_table_fits_a_ci_console_best_first_and_a_file_gets_the_json(tmp_path):
     out = tmp_path / "t.json"
     r = meeple("tournament", "goofspiel", "--bots", "random,random", "random", "-n", "9", "--json", out,
