@@ -216,6 +216,8 @@ def tournament(ctx: typer.Context,
     at_least(games, 1, "--games")
     at_least(max_moves, 1, "--max-moves")
     at_least(jobs, 1, "--jobs")
+    if as_json not in (None, "-") and not Path(as_json).parent.is_dir():
+        fail(f"--json {as_json}: there is no folder {Path(as_json).parent}")  # said before the games, not after
     try:
         for text in texts:
             parse_bot_spec(text)

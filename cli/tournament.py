@@ -78,11 +78,10 @@ def play_game(game, number: int, seed: int, lineup: tuple, specs: list, labels: 
         if not game.legal_moves(state, player):
             stuck = True
             break
-        else:
-            started = time.perf_counter()
-            move = bot_move(bots[player], game, state, player)
-            thinking[player] += time.perf_counter() - started
-            decisions[player] += 1
+        started = time.perf_counter()
+        move = bot_move(bots[player], game, state, player)
+        thinking[player] += time.perf_counter() - started
+        decisions[player] += 1
         state = game.apply(state, move)
         moves += 1
     record = {"game": number, "seed": seed, "lineup": [labels[who] for who in lineup], "moves": moves,

@@ -295,6 +295,7 @@ def test_the_table_fits_a_ci_console_best_first_and_a_file_gets_the_json(tmp_pat
     (["--bots", "random", "random", "random"], None),  # tic-tac-toe: 3 bots in pairs, no error
     (["--bots", "random", "random", "random", "-p", "3"], "is for 2-2 players, not 3"),
     (["--bots", "random", "random", "--backend", "fast"], "unknown back end 'fast'"),
+    (["--bots", "random", "random", "--json", "no/such/t.json"], "--json no/such/t.json: there is no folder no/such"),
 ])
 def test_bad_input_is_one_clear_line(args, words):
     r = meeple("tournament", "tic-tac-toe", *args, "-n", "2") if "--games" not in args else \
