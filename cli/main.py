@@ -187,6 +187,58 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
         print_summary(summary)
 
 
+@app.command(context_settings={"allow_extra_args": True})
+def tournament(ctx: typer.Context,
+               game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+               bots: List[str] = typer.Option(..., "--bots", "-b",
+                                              help="the bots, after the game: --bots random mcts:500 "
+                                                   "ismcts:1.5s (a bot named twice plays as two)"),
+               games: int = typer.Option(100, "--games", "-n"),
+               players: Optional[int] = typer.Option(None, "--players", "-p",
+                                                     help="default: one seat per bot when the game allows "
+                                                          "it, else the game's smallest table"),
+               seed: int = typer.Option(0, "--seed", "-s"),
+               jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (the results do not "
+                                        "depend on it)"),
+               as_json: Optional[str] = typer.Option(None, "--json", help="write the results and every "
+                                                     "game's record to FILE, or to standard output with -"),
+               max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer "
+                                             "(it then counts for nothing)"),
+               option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+               backend: Optional[str] = _backend_option()):
+    """Bots against bots with the seats rotated: win rates with 95 % confidence
+    intervals, ratings, and the balance between seats."""
+    from meeple.bots import BotSpecError, parse_bot_spec
+    from .tournament import (TournamentError, default_players, print_tournament, reproducible_part,
+                             run_tournament, seating_cycle)
+    # `--bots a b c`: click gives an option one value, so the others arrive as extra arguments.
+    texts = [t for piece in list(bots) + list(ctx.args) for t in piece.split(",") if t.strip()]
+    at_least(games, 1, "--games")
+    at_least(max_moves, 1, "--max-moves")
+    at_least(jobs, 1, "--jobs")
+    if as_json not in (None, "-") and not Path(as_json).parent.is_dir():
+        fail(f"--json {as_json}: there is no folder {Path(as_json).parent}")  # said before the games, not after
+    try:
+        for text in texts:
+            parse_bot_spec(text)
+        if players is None:
+            info = load_rules(game, _checked_backend(backend)).ruleset.game
+            players = default_players(len(texts), info.min_players, info.max_players)
+        seating_cycle(len(texts), players)
+    except (BotSpecError, TournamentError) as exc:
+        fail(str(exc))
+    g = _game(game, players, option, backend)
+    summary = run_tournament(g, texts, games, seed, max_moves, jobs=jobs, progress=as_json != "-")
+    if as_json is not None:
+        text = json.dumps(reproducible_part(summary), indent=1)
+        if as_json == "-":
+            print(text)
+            return
+        Path(as_json).write_text(text + "\n", encoding="utf-8")
+        error_console.print(f"written {escape(as_json)}")
+    print_tournament(summary)
+
+
 @app.command()
 def replay(log: Path,
            rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
