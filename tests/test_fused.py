@@ -29,7 +29,7 @@ def test_the_small_games_run_in_the_fused_tier(name):
     assert run.__name__ == "FUSED"
 
 
-@pytest.mark.parametrize("name,why", [("treasure-hunter", "zone 'tmax' is kept per key"),
+@pytest.mark.parametrize("name,why", [("treasure-hunter", "a flow point 'checkpoint'"),
                                       ("valdora", "triggers"),
                                       ("examples/high-card", "a flow point 'checkpoint'")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
@@ -120,8 +120,8 @@ def test_the_writer_meets_every_shipped_and_test_ruleset_without_failing():
 # Every zone feature the tier writes: a chance draw from a zone, moves by item, by count
 # (none when the count is not positive), to the top and the bottom, with and without a
 # face; flips with and without a face; `let` holding a zone's contents while the zone
-# changes; `for` over a zone that its body empties; fields read from items; a value per
-# player written with a bound; a `times` loop and a `for` loop in the flow.
+# changes; `for` over a zone that its body empties; zones kept per key; fields read from
+# items; a value per player written with a bound; a `times` loop and a `for` loop in the flow.
 MARKET = """
 game: {name: market, players: {min: 2, max: 3}}
 components:
@@ -135,6 +135,7 @@ zones:
   purse: {per: player, kind: hand, visibility: owner, face: down}
   pot: {kind: stack, visibility: all}
   lost: {kind: row, visibility: none, face: down}
+  shelf: {per: [left, right], kind: row, visibility: all}
 variables:
   wealth: {per: player, type: int, initial: 0, min: 0, max: 40, bounds: clamp}
   rounds: {type: int, initial: 0}
@@ -181,6 +182,10 @@ actions:
     params: {n: "[0, -1]"}
     effects:
       - move: {from: stall, to: pot, count: n}
+      - move: {from: stall, to: "shelf['right']", count: "n + 1"}
+      - if: "len(shelf['right']) > 3"
+        then:
+          - move: {from: "shelf['right']", to: "shelf['left']", count: 2, at: bottom}
 scoring:
   score: "wealth[player]"
 """

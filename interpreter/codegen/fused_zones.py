@@ -40,8 +40,8 @@ class ZonesAndEffects:
                 self.zones[name] = "zone"
             elif decl.per == "player":
                 self.zones[name] = "pzone"
-            else:
-                raise Unsupported(f"zone '{name}' is kept per key")
+            else:  # one per node or per element of a list: a map
+                self.zones[name] = "kzone"
         for kind in rs.components.values():
             if kind.sides is not None or "face" in kind.props or "seen_by" in kind.props:
                 raise Unsupported(f"items of kind '{kind.name}' have sides or a declared face")
@@ -68,6 +68,12 @@ class ZonesAndEffects:
                 lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not tuple:", "    raise _KernelStop()",
                           f"z_{name} = list(z_{name})", f"for _x in z_{name}:",
                           "    if type(_x) is not _Item:", "        raise _KernelStop()"]
+            elif shape == "kzone":
+                lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not dict:", "    raise _KernelStop()",
+                          f"z_{name} = {{_k: list(_t) for _k, _t in z_{name}.items() if type(_t) is tuple}}",
+                          f"if len(z_{name}) != len(Z[{name!r}]):", "    raise _KernelStop()",
+                          f"for _t in z_{name}.values():", "    for _x in _t:", "        if type(_x) is not _Item:",
+                          "            raise _KernelStop()"]
             else:
                 lines += [f"z_{name} = Z[{name!r}]",
                           f"if type(z_{name}) is not tuple or len(z_{name}) != ctx.player_count:",
@@ -78,8 +84,9 @@ class ZonesAndEffects:
         return lines
 
     def zone_epilogue(self) -> list[str]:
-        return [f"Z[{name!r}] = tuple(z_{name})" if shape == "zone" else f"Z[{name!r}] = tuple(map(tuple, z_{name}))"
-                for name, shape in self.zones.items()]
+        back = {"zone": "tuple(z_{0})", "pzone": "tuple(map(tuple, z_{0}))",
+                "kzone": "{{_k: tuple(_t) for _k, _t in z_{0}.items()}}"}
+        return [f"Z[{name!r}] = " + back[shape].format(name) for name, shape in self.zones.items()]
 
     def zone_read(self, node, env, depth) -> tuple[str, str] | None:
         """`zone` or `zone[p]` as the list it is inside the playout, else None."""
@@ -91,6 +98,12 @@ class ZonesAndEffects:
             if kt != "int":
                 raise Unsupported(f"zone '{node.obj.name}' indexed by {kt}")
             return f"z_{node.obj.name}[{self.natural(key)}]", "list:item"
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env \
+                and self.zones.get(node.obj.name) == "kzone":
+            key, kt = self.expr(node.index, env, depth + 1)
+            if kt not in ("str", "int"):
+                raise Unsupported(f"zone '{node.obj.name}' indexed by {kt}")
+            return f"z_{node.obj.name}[{key}]", "list:item"  # a key it lacks: KeyError, the loop reports
         return None
 
     def natural(self, key: str) -> str:
