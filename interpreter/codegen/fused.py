@@ -23,20 +23,21 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
+from meeple.dsl.functions import MAX_STR
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND, LOOP_STEP,
-                         LOOP_TEST, LOOP_ZERO, NOP, SIM_START)
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
+                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, SIM_START)
 from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .kernel import KernelStop, _KernelWriter
 from .fused_zones import Item, Unsupported, ZonesAndEffects, natural, typed
 
-_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START}  # one successor: followed in line
+_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
-                CHANCE, EXEC, SIM_START}
+                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
 # Expressions here are not charged step by step as the reference charges them; only
@@ -50,7 +51,8 @@ _PY = {"int": "int", "str": "str", "bool": "bool"}
 # called once per playout through the real implementation.  name -> result type.
 _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int"}
 # Library functions called through the real implementation each time: name -> result type.
-_CALLED = {"nodes_where": "list:str", "neighbours": "list:str"}
+_CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
+           "counterclockwise": "list:int"}
 
 
 def unsupported(rules) -> str | None:
@@ -111,9 +113,6 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for action in rs.actions.values():
             if action.cost or action.then or action.then_required:
                 raise Unsupported(f"action '{action.name}' has costs or follow-up steps")
-        for rule in rs.end:
-            if rule.after != "now":
-                raise Unsupported("an end rule that waits for a checkpoint")
         self.check_definitions()
         self.check_flow_reads()
         # Writing every decision and end rule once finds what the expression writer does not know.
@@ -157,7 +156,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         state_names = set(self.rs.variables) | set(self.rs.defines) | set(self.rs.zones)
         for node in _flow_nodes(self.rs.flow):
             for key, value in node.args.items():
-                if key not in ("player", "players"):
+                if key not in ("player", "players") or node.kind == "turns":  # a turn order is written here
                     continue
                 for expr in _exprs(value):
                     for n in _walk(expr):
@@ -202,12 +201,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit("    return played")
         self.ns.update(_Item=Item, _typed=typed, _natural=natural, _rng_below=rng.below)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
-                       _first=_first, _last=_last, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
+                       _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
 
     def point(self, p) -> list[str]:
         """Flow points whose expressions may read the state are written over the tier's
         locals; the flow's own bookkeeping is the kernel's."""
+        if p.code == CHECKPOINT:  # the game ends here if an end rule named this checkpoint
+            return [f"if state.ending == {p.label!r}:", f"    pc = {p.id}", "    state.over = True", "    break",
+                    f"pc = {p.next}"]
         if p.code == SIM_START and p.source is None:  # every player, in seat order
             return ["state.pending = tuple(range(ctx.player_count))", f"pc = {p.next}"]
         if p.source is None or p.code not in (BRANCH, ASSIGN, CHANCE, EXEC):
@@ -217,7 +219,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return [f"pc = {p.next} if {self.truth(p.source, env)} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
-            return [*resets, *self.effect_block(p.source, env), *self.ends, f"pc = {p.next}"]
+            return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}", *self.ends]
         text, t = self.expr(p.source, env)
         if p.code == CHANCE and t.startswith("list:"):
             # interpreter/rng.py's `below`, written out: SplitMix64 draws until one is under
@@ -251,6 +253,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if depth >= 8 or point.code not in _STRAIGHT | _FORKS:
             return [f"pc = {pc}"]
         lines = self.point(point)
+        if point.code == EXEC and point.source is not None:  # `pc = next` stays: an end rule may stop here
+            return lines + self.follow(point.next, depth + 1)
         if point.code in _STRAIGHT:
             assert lines[-1] == f"pc = {point.next}"
             return lines[:-1] + self.follow(point.next, depth + 1)
@@ -519,7 +523,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             flag = f"_e{self.temps}"
             lines += self.incremental(rule.when, flag) or self.witnessed(rule.when, flag) or \
                 self.condition(rule.when, {}, flag, 0)
-            lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
+            if rule.after == "now":
+                lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
+            else:  # the game ends at the checkpoint: the first such rule to hold names it (Game._check_end)
+                reason = rule.reason or f"an end condition was met; the {rule.after} is finished"
+                lines += [f"if {flag} and state.ending is None:", f"    state.ending = {rule.after!r}",
+                          f"    state.end_reason = {reason!r}"]
         return lines
 
     def witnessed(self, node, flag: str) -> list[str] | None:
@@ -716,6 +725,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         op = node.op
         if op in ("+", "-", "*") and lt == rt == "int":
             return self.checked(f"{l} {op} {r}"), "int"
+        if op == "+" and lt == rt == "str":  # within the language's longest string
+            if self.in_iterable:
+                return f"_short({l} + {r})", "str"
+            self.temps += 1
+            t = f"_t{self.temps}"
+            return f"({t} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
         if op in ("==", "!=") and lt == rt and lt in _SCALARS:
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
@@ -757,6 +772,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 # charged |hi - lo|: never less than the reference's charge for it
                 return (f"(range({lo}, {hi}) if (_cost := _cost + abs(({hi} := {bounds[1]}) - ({lo} := {bounds[0]}))) "
                         f"< {COST_LIMIT // 4} else _stop())"), "list:int"
+        if f == "str" and len(args) == 1:
+            x, t = e(args[0])
+            if t in ("int", "str"):  # as the library renders them
+                return f"str({x})", "str"
         if f == "player_count" and not args:
             return "ctx.player_count", "int"
         if f in ("max", "min") and len(args) == 1:
@@ -768,6 +787,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 x, t = e(args[0])
                 if t == "list:int":
                     return f"{f}({x})", "int"
+        if f in ("max_by", "min_by") and len(args) == 2 and isinstance(args[1], A.Lambda):
+            seq, st = e(args[0])
+            if st.startswith("list:"):
+                self.temps += 1
+                local = f"l{self.temps}_{args[1].param}"
+                body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                if bt == "int":  # the first of the largest (smallest), as the library picks
+                    return f"{f[:3]}({seq}, key=lambda {local}: {body})", st[5:]
         if f == "top" and len(args) == 1:
             f = "first"
         if f in ("first", "last") and len(args) == 1:
@@ -792,6 +819,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 return f"({seq}[{0 if f == 'first' else -1}] if ({seq} := {x}) else _stop())", t[5:]
         if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
             key = (f, tuple(a.value for a in args))
+            self.module.library_function(f)
             name = self.consts.setdefault(key, f"c_{len(self.consts)}")
             return name, _CONSTANT[f]
         if f in _CALLED:  # a function of the board alone: kept per call site and arguments
@@ -801,7 +829,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             key = varying[0] if len(varying) == 1 else "(" + "".join(v + ", " for v in varying) + ")"
             given = iter(varying)
             call = ", ".join(c if c is not None else next(given) for c in shape)
-            return f"({site}.get({key}) or _memo_site({site}, {key}, F_{f}(ctx, {call})))", _CALLED[f]
+            impl = self.module.library_function(f)
+            return f"({site}.get({key}) or _memo_site({site}, {key}, {impl}(ctx, {call})))", _CALLED[f]
         raise Unsupported(f"the function '{f}'")
 
     def inline(self, name, args, env, depth) -> tuple[str, str]:
@@ -977,6 +1006,12 @@ def _bounded_range(ctx, a: int, b: int | None = None):
         if ctx.cost > COST_LIMIT // 4:  # the reference charges a few steps per element: stop well before
             raise KernelStop()
     return range(lo, hi)
+
+
+def _short(s: str) -> str:
+    if len(s) <= MAX_STR:
+        return s
+    raise KernelStop()
 
 
 def _first(seq):

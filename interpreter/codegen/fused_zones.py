@@ -159,6 +159,11 @@ class ZonesAndEffects:
                 lines += self.move(effect.args, env)
             elif kind == "flip":
                 lines += self.flip(effect.args, env)
+            elif kind == "log":
+                text, t = self.expr(effect.args["message"], env)
+                if t not in ("str", "int"):
+                    raise Unsupported(f"a log message that is a {t}")
+                lines.append(f"state.log = state.log + (str({text}),)")
             else:
                 raise Unsupported(f"a '{kind}' effect")
         return lines
