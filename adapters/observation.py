@@ -44,7 +44,7 @@ class ObservationLayout:
             slots = {}
             for path, _ in _flat(_plain_state(state.vars[name]), ()):
                 slots[path] = size
-                size += len(self.texts) if self.one_hot else 1
+                size += 1 + (len(self.texts) if self.one_hot else 0)
             self.var_slots[name] = slots
         self.items = sorted(game.items)
         self.item_index = {i: k for k, i in enumerate(self.items)}
@@ -114,7 +114,7 @@ class ObservationLayout:
             i = self.text_index.get(scalar)
             if i is not None:
                 if self.one_hot:
-                    out[at + i] = 1
+                    out[at + 1 + i] = 1
                 else:
                     out[at] = (i + 1) / len(self.texts)
         elif isinstance(scalar, (int, float)):
