@@ -151,6 +151,17 @@ class _Setup:
         self.simultaneous = has_simultaneous(self.meeple)
         self.max_game_length = int(params["max_game_length"])
         self.cut_after = int(params["cut_after"])
+        self._views: dict = {}  # (packed state, player) -> view text: searches meet positions again
+
+    def view_text(self, state, player) -> str:
+        key = (self.meeple.pack(state), player)
+        text = self._views.get(key)
+        if text is None:
+            if len(self._views) > 200_000:
+                self._views.clear()
+            text = self._views[key] = json.dumps(self.meeple.view(state, player), sort_keys=True,
+                                                 separators=(",", ":"), default=str)
+        return text
 
 
 _setups: dict = {}
@@ -257,14 +268,13 @@ class MeepleState(pyspiel.State):
     def observation_text(self, player) -> str:
         if self._state is None:
             return "before the setup"
-        return json.dumps(self._meeple.view(self._state, player), sort_keys=True, separators=(",", ":"),
-                          default=str)
+        return self._game.view_text(self._state, player)
 
     def information_text(self, player) -> str:
         """The player's view now, then one digest of every view they had before and of
         each move they made (named as they name it), chained step by step: two histories
         they cannot tell apart give the same text."""
-        return self.observation_text(player) + "\nhistory " + _recall(self._meeple, self._at.trail, player)
+        return self.observation_text(player) + "\nhistory " + _recall(self._game, self._at.trail, player)
 
 
 class _Step:
@@ -277,14 +287,15 @@ class _Step:
         self.before, self.state, self.move, self.recall = before, state, move, {}
 
 
-def _recall(meeple, step, player) -> str:
+def _recall(setup, step, player) -> str:
+    meeple = setup.meeple
     todo = []
     while step is not None and player not in step.recall:
         todo.append(step)
         step = step.before
     head = "" if step is None else step.recall[player]
     for step in reversed(todo):
-        view = json.dumps(meeple.view(step.state, player), sort_keys=True, default=str)
+        view = setup.view_text(step.state, player)
         mine = meeple.move_text(step.state, step.move, player) if step.move.player == player else "-"
         head = step.recall[player] = _digest(head + view + mine)
     return head
