@@ -14,7 +14,7 @@ from meeple.interpreter.moves import PASS
 
 from .atoms import Unencodable, atom_of, atom_text, has_items
 from .probe import PROBE_GAMES, probe
-from .universe import LIMIT, Families, TooMany
+from .universe import LIMIT, Families, TooMany, static_atoms
 
 
 class ActionSpaceError(ValueError):
@@ -52,7 +52,7 @@ class ActionTable:
         for action, params in declared + ([(PASS, [])] if passing else []):
             universes = []
             for i, name in enumerate(params):
-                seen = found.params.get((action, i), set())
+                seen = found.params.get((action, i)) or static_atoms(game, action, i)
                 universes.append(_widened(families, seen, game.name, f"parameter '{name}' of action '{action}'"))
             block = _Block(action, params, universes, base)
             if base + block.size > LIMIT:

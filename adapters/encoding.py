@@ -24,4 +24,14 @@ def encoding_for(game) -> GameEncoding:
     return made
 
 
-__all__ = ["ActionSpaceError", "ActionTable", "GameEncoding", "ObservationLayout", "encoding_for"]
+def final_rewards(game, state) -> list:
+    """The end of a game as rewards that sum to 0: with k winners among n players, n/k - 1
+    to each winner and -1 to everyone else; a draw (no winner) gives 0 to all."""
+    n = game.player_count
+    winners = game.outcome(state).winners
+    if not winners:
+        return [0.0] * n
+    return [n / len(winners) - 1.0 if p in winners else -1.0 for p in range(n)]
+
+
+__all__ = ["ActionSpaceError", "ActionTable", "GameEncoding", "ObservationLayout", "encoding_for", "final_rewards"]

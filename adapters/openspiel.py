@@ -36,7 +36,7 @@ import pyspiel
 from meeple.interpreter.game import CHANCE
 from meeple.interpreter.loading import load_game
 
-from .encoding import encoding_for
+from .encoding import encoding_for, final_rewards
 from .facts import draws_in_secret, has_chance_steps, has_simultaneous, hides_information
 
 SEEDS = 1000
@@ -250,13 +250,9 @@ class MeepleState(pyspiel.State):
         return self._state.over or (cut > 0 and self.move_number() >= cut)
 
     def returns(self):
-        n = self._meeple.player_count
         if not self.is_terminal() or not self._state.over:  # a game cut short (cut_after) has no winner
-            return [0.0] * n
-        winners = self._meeple.outcome(self._state).winners
-        if not winners:
-            return [0.0] * n
-        return [n / len(winners) - 1.0 if p in winners else -1.0 for p in range(n)]
+            return [0.0] * self._meeple.player_count
+        return final_rewards(self._meeple, self._state)
 
     def __str__(self):
         if self._state is None:

@@ -24,7 +24,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from meeple.interpreter.loading import load_game
 
-from .encoding import encoding_for
+from .encoding import encoding_for, final_rewards
 
 
 def env(ruleset: str, players: int | None = None, render_mode: str | None = None, **options) -> "MeepleAEC":
@@ -34,14 +34,6 @@ def env(ruleset: str, players: int | None = None, render_mode: str | None = None
 def parallel_env(ruleset: str, players: int | None = None, render_mode: str | None = None,
                  **options) -> "MeepleParallel":
     return MeepleParallel(ruleset, players, render_mode, **options)
-
-
-def final_rewards(game, state) -> list:
-    n = game.player_count
-    winners = game.outcome(state).winners
-    if not winners:
-        return [0.0] * n
-    return [n / len(winners) - 1.0 if p in winners else -1.0 for p in range(n)]
 
 
 class _Table:
@@ -63,16 +55,16 @@ class _Table:
         return {"observation": self.encoding.observation.tensor(state, player), "action_mask": mask}
 
 
-class MeepleAEC(AECEnv):
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+class _Agents:
+    """What both environments set up alike: the table, the agents, the spaces."""
 
-    def __init__(self, ruleset: str, players: int | None = None, render_mode: str | None = None, **options):
-        super().__init__()
-        self.table = _Table(ruleset, players, options, wait=False)
+    def _set_up(self, ruleset, players, render_mode, options, wait: bool):
+        self.table = _Table(ruleset, players, options, wait)
         self.game = self.table.game
         self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.game.player_count)]
+        self.agents = []
         self.state_ = None
 
     @functools.lru_cache(maxsize=None)
@@ -82,6 +74,14 @@ class MeepleAEC(AECEnv):
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent):
         return self.table.act_space
+
+
+class MeepleAEC(_Agents, AECEnv):
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, ruleset: str, players: int | None = None, render_mode: str | None = None, **options):
+        AECEnv.__init__(self)
+        self._set_up(ruleset, players, render_mode, options, wait=False)
 
     def reset(self, seed=None, options=None):
         self.state_ = self.game.new_state(seed if seed is not None else 0)
@@ -140,26 +140,12 @@ class MeepleAEC(AECEnv):
         pass
 
 
-class MeepleParallel(ParallelEnv):
+class MeepleParallel(_Agents, ParallelEnv):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, ruleset: str, players: int | None = None, render_mode: str | None = None, **options):
-        self.table = _Table(ruleset, players, options, wait=True)
-        self.game = self.table.game
+        self._set_up(ruleset, players, render_mode, options, wait=True)
         self.wait = self.table.ids - 1
-        self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}"}
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{p}" for p in range(self.game.player_count)]
-        self.agents = []
-        self.state_ = None
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return self.table.obs_space
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return self.table.act_space
 
     def reset(self, seed=None, options=None):
         self.state_ = self.game.new_state(seed if seed is not None else 0)

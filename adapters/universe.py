@@ -91,6 +91,29 @@ class Families:
         return sorted(out, key=sort_key)
 
 
+def static_atoms(game, action: str, index: int) -> set:
+    """For a parameter the probe never met (its action was never legal there): one value
+    of each kind its domain's static type allows, for `widen` to complete.  An item of
+    no known kind stands for every component kind; `any` for items and numbers."""
+    from meeple.dsl.typecheck import infer_type
+    from meeple.dsl.types import INT, element_type
+
+    decl = game.rules.ruleset.actions[action]
+    scope = game.rules.scope.bind({"player": INT}, kind="param")
+    for name, _, _ in decl.params[:index]:
+        scope = scope.bind({name: None}, kind="param")
+    t = element_type(infer_type(decl.params[index][1], scope)[0])
+    kinds = [t.args[0]] if t.name == "item" and t.args and t.args[0] else list(game.rules.items_by_kind)
+    out: set = set()
+    if t.name in ("item", "any"):
+        out.update(("item", game.items_of(k)[0].id) for k in kinds if game.items_of(k))
+    if t.name in ("int", "any"):
+        out.add(("int", 0))
+    if t.name == "bool":
+        out.add(("bool", False))
+    return out
+
+
 LIMIT = 1 << 20  # ids in one table: a PettingZoo action mask holds one byte per id
 
 

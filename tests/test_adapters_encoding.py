@@ -80,47 +80,35 @@ def test_a_move_on_an_item_its_mover_cannot_see_is_numbered_by_its_handle():
         assert text == game.move_text(state, move, move.player)
 
 
-def test_a_parameter_whose_values_no_table_can_hold_is_named(tmp_path):
-    (tmp_path / "game.yaml").write_text("""
-game: {name: mapper, title: Mapper, players: {min: 2, max: 2}}
+def _one_action_game(folder, name, domain):
+    """A two-player game of one action, `act`, whose parameter `choice` ranges over `domain`."""
+    (folder / "game.yaml").write_text(f"""
+game: {{name: {name}, title: {name}, players: {{min: 2, max: 2}}}}
 variables:
-  turns: {type: int, initial: 0}
+  total: {{type: int, initial: 0}}
 flow:
   - loop:
       - turns: "players()"
         do:
-          - choose: [pick]
-    while: "turns < 2"
+          - choose: [act]
+    while: "total < 2"
 actions:
-  pick:
-    params: {choice: "[{'a': 1}, {'a': 2}]"}
-    effects:
-      - set: "turns += 1"
-""")
-    game = load_game(str(tmp_path))
-    with pytest.raises(ActionSpaceError, match="parameter 'choice' of action 'pick'"):
-        ActionTable(game)
-
-
-def test_a_parameter_with_too_many_values_is_named(tmp_path):
-    (tmp_path / "game.yaml").write_text("""
-game: {name: counter, title: Counter, players: {min: 2, max: 2}}
-variables:
-  total: {type: int, initial: 0}
-flow:
-  - loop:
-      - turns: "players()"
-        do:
-          - choose: [say]
-    while: "total < 1"
-actions:
-  say:
-    params: {n: "[0, 5000000]"}
+  act:
+    params: {{choice: "{domain}"}}
     effects:
       - set: "total += 1"
 """)
-    with pytest.raises(ActionSpaceError, match="cannot be bounded.*parameter 'n'"):
-        ActionTable(load_game(str(tmp_path)))
+    return load_game(str(folder))
+
+
+def test_a_parameter_whose_values_no_table_can_hold_is_named(tmp_path):
+    with pytest.raises(ActionSpaceError, match="parameter 'choice' of action 'act'"):
+        ActionTable(_one_action_game(tmp_path, "mapper", "[{'a': 1}, {'a': 2}]"))
+
+
+def test_a_parameter_with_too_many_values_is_named(tmp_path):
+    with pytest.raises(ActionSpaceError, match="cannot be bounded.*parameter 'choice'"):
+        ActionTable(_one_action_game(tmp_path, "counter", "[0, 5000000]"))
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -161,3 +149,11 @@ def test_cells_of_a_board_are_in_the_tensor():
     state = game.apply(game.new_state(0), game.legal_moves(game.new_state(0))[4])
     diff = layout.tensor(state, 1) - layout.tensor(game.new_state(0), 1)
     assert diff[diff > 0].size >= 1 and "X" in layout.texts
+
+
+def test_a_parameter_the_probe_never_met_takes_what_its_static_type_allows():
+    """Freyas Folly's drink_strength is rarely legal; random probe games may never offer it."""
+    game = load_game("freyas-folly", 3)
+    block = ActionTable(game).by_action["drink_strength"]
+    dwarves = {("item", d.id) for d in game.items_of("dwarf")}
+    assert dwarves <= set(block.universes[0])
