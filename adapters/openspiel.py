@@ -1,0 +1,362 @@
+"""Any ruleset as an OpenSpiel game (`pip install 'meeple[openspiel]'`).
+
+    from meeple.adapters.openspiel import load
+    game = load("connect-four")                  # a pyspiel.Game
+    game = load("goofspiel", players=2, cards=3)  # options as keywords
+
+`register` makes the pyspiel game type (named `meeple_<ruleset>[_<option><value>...]`)
+and returns its short name, for `pyspiel.load_game(name, {"players": 3})`.
+
+- Turns: sequential, or simultaneous when any decision of the ruleset is.  At a
+  simultaneous decision a player who is not asked has one move, WAIT (the last id).
+- Chance: each explicit chance step is a chance node with its outcomes' probabilities.
+  A ruleset that shuffles or draws from a bag starts with one more chance node, the
+  seed of the state's generator (`seeds` outcomes, uniform), which no player observes.
+- Information: perfect only when nothing is ever hidden, nobody moves simultaneously
+  and there is no hidden seed.
+- Returns, at the end only: with k winners among n players, each winner gets n/k - 1
+  and everyone else -1 (a draw: 0 each), so they always sum to 0 (zero-sum).
+- Strings: the observation string is the player's view (JSON); the information-state
+  string adds a digest of every earlier view of that player and their own moves.
+- `cut_after` (a game parameter, 0 = never): the game ends after that many OpenSpiel
+  moves with returns 0, so tests can run OpenSpiel's checks on a bounded part of a long
+  game.
+- Tensors: encoding.py; serialisation: OpenSpiel's own, the list of actions from
+  the start (the seed is the first).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import numpy as np
+import pyspiel
+
+from meeple.interpreter.game import CHANCE
+from meeple.interpreter.loading import load_game
+
+from .encoding import encoding_for, final_rewards
+from .facts import draws_in_secret, has_chance_steps, has_simultaneous, hides_information
+
+SEEDS = 1000
+MAX_GAME_LENGTH = 100_000  # far above the longest random game of a shipped ruleset
+
+
+def game_name(ruleset: str, **options) -> str:
+    base = re.sub(r"[^A-Za-z0-9]+", "_", ruleset.rstrip("/").split("/")[-1]).strip("_")
+    extra = "".join(f"_{k}{re.sub(r'[^A-Za-z0-9]+', '', str(v))}" for k, v in sorted(options.items()))
+    return f"meeple_{base}{extra}"
+
+
+def register(ruleset: str, players: int | None = None, **options) -> str:
+    """Register `ruleset` (a shipped name or a path) with these options; return its name."""
+    name = game_name(ruleset, **options)
+    if name in _registered:
+        return name
+    probe = load_game(ruleset, players, options)
+    info = probe.rules.ruleset.game
+    default_players = players if players is not None else info.min_players
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"meeple: {info.title or info.name}",
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if has_simultaneous(probe)
+                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+                     if has_chance_steps(probe) or draws_in_secret(probe)
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(probe)
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": default_players, "seeds": SEEDS,
+                                 "max_game_length": MAX_GAME_LENGTH, "cut_after": 0})
+
+    # A class of its own, at module level under its game's name: pickling a game (as
+    # OpenSpiel's serialisation test does) finds its class by that name.
+    cls = type(name, (MeepleGame,), {"__module__": __name__, "__qualname__": name, "game_type": game_type,
+                                     "ruleset": ruleset, "options": dict(options)})
+    globals()[name] = cls
+    pyspiel.register_game(game_type, cls)
+    _registered[name] = game_type
+    return name
+
+
+def load(ruleset: str, players: int | None = None, **options):
+    """The pyspiel game of `ruleset` (registered on first use)."""
+    name = register(ruleset, players, **options)
+    return pyspiel.load_game(name, {} if players is None else {"players": players})
+
+
+_registered: dict = {}
+
+
+class MeepleGame(pyspiel.Game):
+    game_type = ruleset = options = None  # set on each registered game's own class
+
+    def __init__(self, params=None):
+        setup = self._setup(params or {})
+        n, actions = setup.meeple.player_count, setup.encoding.actions
+        super().__init__(self.game_type, pyspiel.GameInfo(
+            num_distinct_actions=actions.size + (1 if setup.simultaneous else 0),
+            max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, len(actions.chance)),
+            num_players=n, min_utility=-1.0, max_utility=float(n - 1), utility_sum=0.0,
+            max_game_length=setup.max_game_length), setup.params)
+
+    @classmethod
+    def _setup(cls, params: dict) -> "_Setup":
+        spec = cls.game_type.parameter_specification
+        params = {k: params.get(k, spec[k]) for k in spec}
+        key = (cls.game_type.short_name, tuple(sorted(params.items())))
+        if key not in _setups:
+            _setups[key] = _Setup(cls.game_type.short_name, cls.ruleset, cls.options, params)
+        return _setups[key]
+
+    # An unpickled game is made without __init__ (OpenSpiel's own __setstate__), so what
+    # a game holds is looked up from its parameters rather than kept on it.
+    @property
+    def setup(self) -> "_Setup":
+        return self._setup(self.get_parameters())
+
+    meeple = property(lambda self: self.setup.meeple)
+    encoding = property(lambda self: self.setup.encoding)
+    secret_seed = property(lambda self: self.setup.secret_seed)
+    seeds = property(lambda self: self.setup.seeds)
+    simultaneous = property(lambda self: self.setup.simultaneous)
+    wait = property(lambda self: self.setup.encoding.actions.size)  # a player not asked, at a simultaneous decision
+
+    def new_initial_state(self):
+        return MeepleState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return MeepleObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class _Setup:
+    """One game's meeple side: the Game (stopping at chance steps) and its encoding."""
+
+    def __init__(self, name, ruleset, options, params):
+        self.name, self.params = name, params
+        self.meeple = load_game(ruleset, int(params["players"]), options)
+        self.meeple.explicit_chance = True
+        self.encoding = encoding_for(self.meeple)
+        self.secret_seed = draws_in_secret(self.meeple)
+        self.seeds = int(params["seeds"])
+        self.simultaneous = has_simultaneous(self.meeple)
+        self.max_game_length = int(params["max_game_length"])
+        self.cut_after = int(params["cut_after"])
+        self._views: dict = {}  # (packed state, player) -> view text: searches meet positions again
+
+    def view_text(self, state, player) -> str:
+        key = (self.meeple.pack(state), player)
+        text = self._views.get(key)
+        if text is None:
+            if len(self._views) > 200_000:
+                self._views.clear()
+            text = self._views[key] = json.dumps(self.meeple.view(state, player), sort_keys=True,
+                                                 separators=(",", ":"), default=str)
+        return text
+
+
+_setups: dict = {}
+
+
+class MeepleState(pyspiel.State):
+    def __init__(self, game: MeepleGame):
+        super().__init__(game)
+        self._at = _Position(game)
+
+    # OpenSpiel clones a Python state by deep-copying its attributes; a position shares
+    # everything it holds (meeple states are never changed once made).
+    _game = property(lambda self: self._at.game)
+    _meeple = property(lambda self: self._at.game.meeple)
+    _table = property(lambda self: self._at.game.encoding.actions)
+    _state = property(lambda self: self._at.state)
+
+    # -- whose turn ------------------------------------------------------------------------
+    def current_player(self):
+        s = self._state
+        if s is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if self._meeple.decision_kind(s) == "chance":
+            return pyspiel.PlayerId.CHANCE
+        if self._meeple.decision_kind(s) == "simultaneous":
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return self._meeple.current_players(s)[0]
+
+    def _legal_actions(self, player):
+        s = self._state
+        if s is None or self.is_terminal():
+            return []
+        if self._meeple.decision_kind(s) == "simultaneous":
+            if player not in s.pending:
+                return [self._game.encoding.actions.size]
+            return sorted(self._table.legal(s, player))
+        if player not in self._meeple.current_players(s):
+            return []
+        return sorted(self._table.legal(s, player))
+
+    def chance_outcomes(self):
+        if self._state is None:
+            return [(i, 1.0 / self._game.seeds) for i in range(self._game.seeds)]
+        outcomes = [(self._table.action_id(self._state, m), float(p))
+                    for m, p in self._meeple.chance_outcomes(self._state)]
+        return sorted(outcomes)
+
+    # -- moves -------------------------------------------------------------------------------
+    def _apply_action(self, action):
+        if self._state is None:
+            self._at.seed = int(action)
+            self._at.state = self._meeple.new_state(int(action))
+            return
+        move = self._table.legal(self._state)[action]
+        self._step([move])
+
+    def _apply_actions(self, actions):
+        s = self._state
+        moves = []
+        for player in s.pending:
+            moves.append(self._table.legal(s, player)[actions[player]])
+        self._step(moves)
+
+    def _step(self, moves):
+        at = self._at
+        s = at.state
+        for move in moves:
+            at.trail = _Step(at.trail, s, move)
+            s = self._meeple.apply(s, move)
+        at.state = s
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}" if self._state is None else self._table.describe_chance(action)
+        if action == self._game.encoding.actions.size and self._game.simultaneous:
+            return "wait"
+        return self._table.describe(action)
+
+    # -- results -------------------------------------------------------------------------------
+    def is_terminal(self):
+        if self._state is None:
+            return False
+        cut = self._game.cut_after
+        return self._state.over or (cut > 0 and self.move_number() >= cut)
+
+    def returns(self):
+        if not self.is_terminal() or not self._state.over:  # a game cut short (cut_after) has no winner
+            return [0.0] * self._meeple.player_count
+        return final_rewards(self._meeple, self._state)
+
+    def __str__(self):
+        if self._state is None:
+            return "before the setup: the seed is drawn"
+        digest = hashlib.sha1(repr(self._meeple.pack(self._state)).encode()).hexdigest()[:16]
+        return f"{self._meeple.name} after {self._state.move_count} moves, position {digest}"
+
+    # -- what a player knows -------------------------------------------------------------------
+    def observation_text(self, player) -> str:
+        if self._state is None:
+            return "before the setup"
+        return self._game.view_text(self._state, player)
+
+    def information_text(self, player) -> str:
+        """The player's view now, then one digest of every view they had before and of
+        each move they made (named as they name it), chained step by step: two histories
+        they cannot tell apart give the same text."""
+        return self.observation_text(player) + "\nhistory " + _recall(self._game, self._at.trail, player)
+
+
+class _Step:
+    """One step of a trail: the state before it, the move, and the step before.  Each
+    keeps, once worked out, each player's digest of the history up to it."""
+
+    __slots__ = ("before", "state", "move", "recall")
+
+    def __init__(self, before, state, move):
+        self.before, self.state, self.move, self.recall = before, state, move, {}
+
+
+def _recall(setup, step, player) -> str:
+    meeple = setup.meeple
+    todo = []
+    while step is not None and player not in step.recall:
+        todo.append(step)
+        step = step.before
+    head = "" if step is None else step.recall[player]
+    for step in reversed(todo):
+        view = setup.view_text(step.state, player)
+        mine = meeple.move_text(step.state, step.move, player) if step.move.player == player else "-"
+        head = step.recall[player] = _digest(head + view + mine)
+    return head
+
+
+class _Position:
+    """Where one OpenSpiel state stands: the seed (None until drawn), the meeple state,
+    and the trail of steps (_Step) for the information states."""
+
+    def __init__(self, game: MeepleGame):
+        self.game = game.setup
+        self.seed = None if game.secret_seed else 0
+        self.state = None if self.seed is None else game.meeple.new_state(0)
+        self.trail = None
+
+    def __deepcopy__(self, memo):
+        twin = _Position.__new__(_Position)
+        twin.game, twin.seed, twin.state, twin.trail = self.game, self.seed, self.state, self.trail
+        return twin
+
+    def __reduce__(self):
+        """OpenSpiel serialises a Python state by pickling its attributes: a position
+        travels as its game's name and parameters, the seed, and each move as its place
+        among the legal moves, and is replayed from them."""
+        meeple = self.game.meeple
+        steps = []
+        step = self.trail
+        while step is not None:
+            steps.append(meeple.legal_moves(step.state).index(step.move))
+            step = step.before
+        steps.reverse()
+        return (_replay, (self.game.name, self.game.params, self.seed, steps))
+
+
+def _replay(name, params, seed, steps) -> _Position:
+    setup = globals()[name]._setup(params)
+    at = _Position.__new__(_Position)
+    at.game, at.seed, at.trail = setup, seed, None
+    at.state = None if seed is None else setup.meeple.new_state(seed)
+    for i in steps:
+        move = setup.meeple.legal_moves(at.state)[i]
+        at.trail = _Step(at.trail, at.state, move)
+        at.state = setup.meeple.apply(at.state, move)
+    return at
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+class MeepleObserver:
+    """OpenSpiel's Python observer: the tensor (encoding.py) and the strings."""
+
+    def __init__(self, game: MeepleGame, iig_obs_type):
+        self.layout = game.encoding.observation
+        self.iig_obs_type = iig_obs_type
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor.fill(0)
+        if state._state is not None:
+            self.layout.fill(state._meeple.view(state._state, player), self.tensor)
+
+    def string_from(self, state, player):
+        if self.iig_obs_type.perfect_recall:
+            return state.information_text(player)
+        return state.observation_text(player)

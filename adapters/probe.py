@@ -1,0 +1,70 @@
+"""The kinds of value each parameter takes, met in a fixed set of seeded random games.
+
+Every legal move listed on the way (not only the one played) is noted, as atoms named
+for its mover, so one game shows most of what a parameter can be.  The games are the
+same in every process (their seeds and the random generator are fixed), and so is what
+they find.
+"""
+from __future__ import annotations
+
+import random
+
+from meeple.interpreter.game import CHANCE, Game
+
+from .atoms import Unencodable, atom_of, has_items
+
+PROBE_GAMES = 4
+PROBE_MOVES = 20_000  # a probe game is cut off here (random rulebook games run to ~6,000 moves)
+
+
+class Probe:
+    def __init__(self):
+        self.params: dict = {}  # (action, parameter index) -> set of atoms
+        self.chance: dict = {}  # chance variable -> set of atoms
+        self.actions_seen: set = set()
+        self.problem: tuple | None = None  # (action, parameter, what) of a value no table holds
+
+    def note(self, game, state):
+        namers: dict = {}
+        for move in game.legal_moves(state):
+            if move.player == CHANCE:
+                (var, value), = move.args
+                self._add(self.chance, var, value, None, "chance", var)
+                continue
+            self.actions_seen.add(move.action)
+            namer = None
+            if any(has_items(v) for _, v in move.args):
+                namer = namers.get(move.player) or namers.setdefault(move.player, game.namer(state, move.player))
+            for i, (name, value) in enumerate(move.args):
+                self._add(self.params, (move.action, i), value, namer, move.action, name)
+
+    def _add(self, table, key, value, namer, action, name):
+        try:
+            table.setdefault(key, set()).add(atom_of(value, namer))
+        except Unencodable as exc:
+            if self.problem is None:
+                self.problem = (action, name, str(exc))
+
+
+def probe(game, games: int = PROBE_GAMES, max_moves: int = PROBE_MOVES) -> Probe:
+    """Play `games` seeded random games of a copy of `game` that stops at chance steps."""
+    trial = Game(game.rules, game.player_count, game.options)
+    trial.explicit_chance = True
+    found = Probe()
+    for seed in range(games):
+        rnd = random.Random(seed)
+        state = trial.new_state(seed)
+        for _ in range(max_moves):
+            if trial.is_terminal(state):
+                break
+            found.note(trial, state)
+            if trial.current_players(state) == (CHANCE,):
+                outcomes = trial.chance_outcomes(state)
+                move = rnd.choices([m for m, _ in outcomes], [float(p) for _, p in outcomes])[0]
+            else:
+                moves = trial.legal_moves(state)
+                if not moves:
+                    break
+                move = moves[rnd.randrange(len(moves))]
+            state = trial.apply(state, move)
+    return found

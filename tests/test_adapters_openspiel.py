@@ -1,0 +1,69 @@
+"""Every ruleset as an OpenSpiel game (adapters/openspiel.py), checked by OpenSpiel itself."""
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import mcts
+
+from meeple.adapters.openspiel import load, register
+
+# (ruleset, players, OpenSpiel moves after which the game is cut short: 0 = played out).
+# The rulebook games run to thousands of moves; a whole random game of each, with
+# serialisation, is benchmarks/adapters.py (about a minute each).
+RANDOM_SIMS = [("tic-tac-toe", 2, 0), ("connect-four", 2, 0), ("nim", 2, 0), ("goofspiel", 2, 0),
+               ("goofspiel", 4, 0), ("examples/high-card", 3, 0), ("treasure-hunter", 3, 60),
+               ("zavandor", 2, 60), ("valdora", 3, 40), ("freyas-folly", 3, 40)]
+
+
+@pytest.mark.parametrize("name,players,cut", RANDOM_SIMS)
+def test_openspiel_random_simulation_with_serialisation(name, players, cut):
+    game = pyspiel.load_game(register(name), {"players": players, "cut_after": cut})
+    pyspiel.random_sim_test(game, num_sims=2 if cut == 0 else 1, serialize=True, verbose=False)
+
+
+def test_game_types_follow_the_ruleset():
+    c4 = load("connect-four").get_type()
+    assert c4.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert c4.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert c4.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    goof = load("goofspiel", 2, cards=4).get_type()
+    assert goof.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert goof.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert goof.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    hunter = load("treasure-hunter", 3)
+    state = hunter.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000  # the hidden seed
+    assert hunter.num_players() == 3 and hunter.min_utility() == -1 and hunter.max_utility() == 2
+
+
+def test_strings_and_tensors_come_from_each_players_view():
+    game = load("goofspiel", 2, cards=4)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # the first prize
+    mine, theirs = state.observation_string(0), state.observation_string(1)
+    assert '"viewer":0' in mine and '"viewer":1' in theirs and mine != theirs
+    assert "S1-" not in mine and "S0-" not in theirs  # the other's hand is not in the text
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    before = state.information_state_string(0)
+    state.apply_actions([state.legal_actions(0)[0], state.legal_actions(1)[0]])
+    assert state.information_state_string(0) != before
+
+
+def test_openspiel_mcts_plays_connect_four_through_the_adapter():
+    game = load("connect-four")
+    rng = np.random.RandomState(7)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=60,
+                       evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)
+    wins = 0
+    for seat in (0, 1):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        wins += state.returns()[seat] > 0
+    assert wins == 2
+
+
+# CFR+ on 3-card goofspiel, with its exploitability, is docs/adapters.md's second example,
+# run by tests/test_adapters_docs.py.
