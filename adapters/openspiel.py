@@ -14,8 +14,11 @@ and returns its short name, for `pyspiel.load_game(name, {"players": 3})`.
   seed of the state's generator (`seeds` outcomes, uniform), which no player observes.
 - Information: perfect only when nothing is ever hidden, nobody moves simultaneously
   and there is no hidden seed.
-- Returns, at the end only: with k winners among n players, each winner gets n/k - 1
-  and everyone else -1 (a draw: 0 each), so they always sum to 0 (zero-sum).
+- Returns, at the end only.  By default (`returns="win"`): with k winners among n
+  players, each winner gets n/k - 1 and everyone else -1 (a draw: 0 each), so they
+  always sum to 0 and the game is zero-sum, as OpenSpiel's exploitability and CFR tools
+  require.  With `returns="score"` each player's return is their final score (the
+  ruleset's scoring), and the game is general-sum; its name ends in `_scores`.
 - Strings: the observation string is the player's view (JSON); the information-state
   string adds a digest of every earlier view of that player and their own moves.
 - `cut_after` (a game parameter, 0 = never): the game ends after that many OpenSpiel
@@ -49,9 +52,16 @@ def game_name(ruleset: str, **options) -> str:
     return f"meeple_{base}{extra}"
 
 
-def register(ruleset: str, players: int | None = None, **options) -> str:
-    """Register `ruleset` (a shipped name or a path) with these options; return its name."""
-    name = game_name(ruleset, **options)
+RETURNS = ("win", "score")
+SCORE_BOUND = 1e18  # the language's ints; OpenSpiel wants bounds on a general-sum game's returns
+
+
+def register(ruleset: str, players: int | None = None, *, returns: str = "win", **options) -> str:
+    """Register `ruleset` (a shipped name or a path) with these options; return its name.
+    `returns`: "win" (zero-sum shares of the win) or "score" (each final score, general-sum)."""
+    if returns not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+    name = game_name(ruleset, **options) + ("_scores" if returns == "score" else "")
     if name in _registered:
         return name
     probe = load_game(ruleset, players, options)
@@ -67,7 +77,8 @@ def register(ruleset: str, players: int | None = None, **options) -> str:
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(probe)
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if returns == "win"
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
@@ -81,16 +92,16 @@ def register(ruleset: str, players: int | None = None, **options) -> str:
     # A class of its own, at module level under its game's name: pickling a game (as
     # OpenSpiel's serialisation test does) finds its class by that name.
     cls = type(name, (MeepleGame,), {"__module__": __name__, "__qualname__": name, "game_type": game_type,
-                                     "ruleset": ruleset, "options": dict(options)})
+                                     "ruleset": ruleset, "options": dict(options), "scores": returns == "score"})
     globals()[name] = cls
     pyspiel.register_game(game_type, cls)
     _registered[name] = game_type
     return name
 
 
-def load(ruleset: str, players: int | None = None, **options):
+def load(ruleset: str, players: int | None = None, *, returns: str = "win", **options):
     """The pyspiel game of `ruleset` (registered on first use)."""
-    name = register(ruleset, players, **options)
+    name = register(ruleset, players, returns=returns, **options)
     return pyspiel.load_game(name, {} if players is None else {"players": players})
 
 
@@ -99,6 +110,7 @@ _registered: dict = {}
 
 class MeepleGame(pyspiel.Game):
     game_type = ruleset = options = None  # set on each registered game's own class
+    scores = False  # returns are the final scores (general-sum)
 
     def __init__(self, params=None):
         setup = self._setup(params or {})
@@ -106,7 +118,8 @@ class MeepleGame(pyspiel.Game):
         super().__init__(self.game_type, pyspiel.GameInfo(
             num_distinct_actions=actions.size + (1 if setup.simultaneous else 0),
             max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, len(actions.chance)),
-            num_players=n, min_utility=-1.0, max_utility=float(n - 1), utility_sum=0.0,
+            num_players=n, **({"min_utility": -SCORE_BOUND, "max_utility": SCORE_BOUND, "utility_sum": None}
+                              if self.scores else {"min_utility": -1.0, "max_utility": float(n - 1), "utility_sum": 0.0}),
             max_game_length=setup.max_game_length), setup.params)
 
     @classmethod
@@ -115,7 +128,7 @@ class MeepleGame(pyspiel.Game):
         params = {k: params.get(k, spec[k]) for k in spec}
         key = (cls.game_type.short_name, tuple(sorted(params.items())))
         if key not in _setups:
-            _setups[key] = _Setup(cls.game_type.short_name, cls.ruleset, cls.options, params)
+            _setups[key] = _Setup(cls.game_type.short_name, cls.ruleset, cls.options, params, cls.scores)
         return _setups[key]
 
     # An unpickled game is made without __init__ (OpenSpiel's own __setstate__), so what
@@ -141,8 +154,8 @@ class MeepleGame(pyspiel.Game):
 class _Setup:
     """One game's meeple side: the Game (stopping at chance steps) and its encoding."""
 
-    def __init__(self, name, ruleset, options, params):
-        self.name, self.params = name, params
+    def __init__(self, name, ruleset, options, params, scores: bool):
+        self.name, self.params, self.scores = name, params, scores
         self.meeple = load_game(ruleset, int(params["players"]), options)
         self.meeple.explicit_chance = True
         self.encoding = encoding_for(self.meeple)
@@ -252,6 +265,8 @@ class MeepleState(pyspiel.State):
     def returns(self):
         if not self.is_terminal() or not self._state.over:  # a game cut short (cut_after) has no winner
             return [0.0] * self._meeple.player_count
+        if self._game.scores:
+            return [float(s) for s in self._meeple.outcome(self._state).scores]
         return final_rewards(self._meeple, self._state)
 
     def __str__(self):

@@ -67,3 +67,27 @@ def test_openspiel_mcts_plays_connect_four_through_the_adapter():
 
 # CFR+ on 3-card goofspiel, with its exploitability, is docs/adapters.md's second example,
 # run by tests/test_adapters_docs.py.
+
+
+def test_score_returns_make_a_general_sum_game_whose_returns_are_the_final_scores():
+    import random
+    game = load("goofspiel", 3, returns="score", cards=4)
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.get_type().short_name.endswith("_scores")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    rnd = random.Random(5)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rnd.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_actions([rnd.choice(state.legal_actions(p)) for p in range(3)])
+        final = state._state  # the meeple state the adapter plays
+        assert state.returns() == [float(s) for s in state._meeple.outcome(final).scores]
+    assert load("goofspiel", 3, cards=4).get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_an_unknown_kind_of_returns_is_refused():
+    with pytest.raises(ValueError, match="returns must be one of win, score"):
+        load("nim", returns="points")
