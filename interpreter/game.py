@@ -766,6 +766,23 @@ class Game:
         from .views import player_view
         return player_view(self, state, player)
 
+    def observe(self, state: State, player: int):
+        """What `player` knows here, for a search that samples states (determinize.py):
+        their view plus the public rest of the position; never a hidden value."""
+        from .determinize import observe
+        return observe(self, state, player)
+
+    def determinize(self, seen, player: int, rng) -> State:
+        """A full state `player` cannot tell from the real one, drawn with `rng` (a
+        `random.Random`).  `seen` is their `observe(...)`, or a state (reduced to that
+        observation first, so nothing else of it is used)."""
+        from .determinize import determinize
+        if isinstance(seen, State):
+            seen = self.observe(seen, player)
+        if seen.player != player:
+            raise ValueError(f"the observation is player {seen.player}'s, not player {player}'s")
+        return determinize(self, seen, rng)
+
 
 class _Replay:
     """The uniform policy, taking the indices a failed kernel run drew before drawing more."""
