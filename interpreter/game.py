@@ -733,6 +733,12 @@ class Game:
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)
 
+    def standings(self, state: State) -> Outcome:
+        """The outcome as if the game ended now (scores, ranks, winners by the scoring
+        rules), for any state: how a search judges a position it stops short of the end."""
+        from .outcome import standings
+        return standings(self, state)
+
     def render(self, state: State, player: int, lang: str | None = None, width: int | None = None) -> str:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
         shows before that player's decision, made from their view alone.  Given the
