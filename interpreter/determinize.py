@@ -180,27 +180,33 @@ class _Builder:
 
     def _fill(self, named, slots) -> dict:
         """Deal the items nobody named to the hidden slots; the slots that show a side
-        first, each from the items printed that way."""
-        in_play = {item.id: item for _, _, group in _groups_of(self.game, self.initial_zones) for item in group}
+        first, fewest candidates first, each from the items printed that way."""
+        in_play = self._in_play()
         pool: dict = defaultdict(list)
-        for item_id in sorted(set(in_play) - named):
-            pool[in_play[item_id].kind].append(in_play[item_id])
-        self._unplaced = [item for item_id, item in sorted(self.rules.items.items()) if item_id not in in_play]
+        for item in in_play:
+            if item.id not in named:
+                pool[item.kind].append(item)
         hidden = [(place, i, slot) for place, group in slots.items() for i, slot in enumerate(group)
                   if not isinstance(slot, Item)]
         if sum(map(len, pool.values())) != len(hidden):
             raise DeterminizeError(f"{len(hidden)} hidden places but {sum(map(len, pool.values()))} unseen items")
         placed = {place: list(group) for place, group in slots.items()}
-        sided = [h for h in hidden if isinstance(h[2][1], dict)]
         for items in pool.values():
             self.rng.shuffle(items)
-        for place, i, (kind, face) in sorted(sided, key=lambda h: len(self._fits(pool, h[2]))):
-            fits = self._fits(pool, (kind, face))
-            if not fits:
-                raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
-            item = fits[self.rng.randrange(len(fits))]
-            pool[kind].remove(item)
-            placed[place][i] = (item, face)
+        sided = [(place, i, kind, face, self._printed(kind, face)) for place, i, (kind, face) in hidden
+                 if isinstance(face, dict)]
+        if sided:
+            fits = self._fits(pool, {sig for *_, sig in sided})
+            taken: set = set()
+            for place, i, kind, face, sig in sorted(sided, key=lambda h: len(fits[h[4]])):
+                free = [item for item in fits[sig] if item.id not in taken]
+                if not free:
+                    raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
+                item = free[self.rng.randrange(len(free))]
+                taken.add(item.id)
+                placed[place][i] = (item, face)
+            for kind in pool:
+                pool[kind] = [item for item in pool[kind] if item.id not in taken]
         for place, i, (kind, face) in hidden:
             if isinstance(face, dict):
                 continue
@@ -209,13 +215,41 @@ class _Builder:
             placed[place][i] = (pool[kind].pop(), face)
         return placed
 
-    def _fits(self, pool, slot) -> list:
-        kind, face = slot
+    def _in_play(self) -> list:
+        """The items in zones, by id: the same in every state (an item enters play only
+        where a zone's initial contents put it, and never leaves the zones)."""
+        found = self.game.__dict__.get("_in_play_items")
+        if found is None:
+            found = sorted((item for _, _, group in _groups_of(self.game, self.initial_zones) for item in group),
+                           key=lambda item: item.id)
+            ids = {item.id for item in found}
+            self.game._in_play_items = found
+            self.game._out_of_play_items = [item for item_id, item in sorted(self.rules.items.items())
+                                            if item_id not in ids]
+        self._unplaced = self.game._out_of_play_items
+        return found
+
+    def _printed(self, kind, face) -> tuple:
+        """What a side shown face up says: (kind, side, the values of the fields it prints)."""
         sides = self.rules.sides.get(kind)
         if sides is None:
-            return []
+            raise DeterminizeError(f"a {kind} shows a side, but {kind} has no sides")
         fields = sides.shown.get(face.get("side"), sides.common)
-        return [item for item in pool[kind] if all(item.fields.get(f) == face.get(f) for f in fields)]
+        return kind, face.get("side"), tuple((f, _hashable(face.get(f))) for f in fields)
+
+    def _fits(self, pool, printed: set) -> dict:
+        """For each printed signature, the unseen items that print it."""
+        fits: dict = {sig: [] for sig in printed}
+        wanted: dict = defaultdict(list)
+        for sig in printed:
+            wanted[(sig[0], sig[1])].append(sig)
+        for (kind, side), sigs in wanted.items():
+            fields = [f for f, _ in sigs[0][2]]
+            for item in pool[kind]:
+                sig = (kind, side, tuple((f, _hashable(item.fields.get(f))) for f in fields))
+                if sig in fits:
+                    fits[sig].append(item)
+        return fits
 
     def _zones_from(self, placed) -> dict:
         zones = {}
@@ -279,6 +313,15 @@ class _Builder:
                 props = dict(state.props.get(item_id, {}))
                 props["seen_by"] = tuple(sorted({*props.get("seen_by", ()), self.viewer}))
                 state.props[item_id] = props
+
+
+def _hashable(value):
+    """A field value as a dict key (view data gives lists where fields may hold tuples)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    return value
 
 
 def _resolve(value, by_handle: dict, unplaced: list):
