@@ -30,12 +30,13 @@ class SearchBot:
     own seeded generator, a playout depth and the exploration constant.  A kind of search
     says only where each iteration starts (`sampler`)."""
     default_iterations = 1000
+    default_seconds = 3.0  # with no budget given: the iterations, but no longer than this
     default_depth = 200  # playout moves from the root before the standings decide
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, seed: int | str = 0,
                  depth: int | None = None, exploration: float = 0.7):
         if iterations is None and seconds is None:
-            iterations = self.default_iterations
+            iterations, seconds = self.default_iterations, self.default_seconds
         self.iterations, self.seconds, self.exploration = iterations, seconds, exploration
         self.depth = depth if depth is not None else self.default_depth
         self.random = random.Random(seed)
