@@ -140,3 +140,19 @@ def test_a_seat_hands_out_an_observation_not_the_state():
     seat = Seat(game, state, 0, game.legal_moves(state, 0))
     assert seat.observation == game.observe(state, 0) and seat.observation.view == seat.view
     assert not any(isinstance(v, type(state)) for v in vars(seat.observation).values())
+
+
+def test_the_python_example_in_docs_bots_runs():
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.M | re.S)
+    assert blocks
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "docs/bots.md", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("(")
