@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from meeple.dsl.values import Item
 
 from . import rng as chance
-from .knowledge import WHOLE, Namer, handle_text
+from .knowledge import WHOLE, Namer, _groups, handle_text
 from .state import State, from_plain
 
 
@@ -88,16 +88,10 @@ def _count_only(decl, key, viewer) -> bool:
 
 
 def _groups_of(game, zones):
+    """(zone, key, contents) of every group of every zone, in declaration order."""
     for name in game.rules.zone_order:
-        contents, per = zones[name], game.rules.zones[name].per
-        if per is None:
-            yield name, None, contents
-        elif isinstance(contents, dict):
-            for key, group in contents.items():
-                yield name, key, group
-        else:
-            for key, group in enumerate(contents):
-                yield name, key, group
+        for key, group in _groups(zones[name], game.rules.zones[name].per):
+            yield name, key, group
 
 
 class _Builder:
