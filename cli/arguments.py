@@ -36,8 +36,8 @@ def bot_seats(text: str, player_count: int) -> dict:
     for piece in text.split(","):
         seat, given, spec = (part.strip() for part in piece.partition("="))
         if not seat.isdigit() or (given and not spec):
-            fail(f"--bots takes 'all', seat numbers separated by commas (such as 1,2) or seats with "
-                 f"their bots (such as 1=mcts:2000,2=random), not '{text}'")
+            fail(f"--bots takes 'all' or seat numbers separated by commas (such as 1,2), not '{text}'; "
+                 f"a seat may name its bot (such as 1=mcts:2000,2=random)")
         if int(seat) >= player_count:
             fail(f"--bots names seat {seat}, but this game's {player_count} players sit in seats "
                  f"0 to {player_count - 1}")

@@ -65,7 +65,7 @@ def run(*args, input=None):
     (["play", "tic-tac-toe", "--bots", "1=mcst:20"], "--bots: no bot is called 'mcst'"),
     (["play", "tic-tac-toe", "--bots", "1=mcts:0"], "a budget is a number of iterations"),
     (["play", "tic-tac-toe", "--bots", "5=mcts"], "names seat 5, but this game's 2 players sit in seats 0 to 1"),
-    (["play", "tic-tac-toe", "--bots", "1="], "seats with their bots (such as 1=mcts:2000,2=random)"),
+    (["play", "tic-tac-toe", "--bots", "1="], "not '1='; a seat may name its bot (such as 1=mcts:2000,2=random)"),
     (["simulate", "tic-tac-toe", "--bots", "mcts:1", "random", "random"], "one bot for every seat or one per seat (2), not 3"),
     (["simulate", "tic-tac-toe", "--bots", "mcts:1.5x"], "'mcts:1.5x': a budget is"),
     (["simulate", "tic-tac-toe", "random"], "unexpected argument 'random' (bots are given after --bots)"),
