@@ -78,6 +78,7 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--decisions", type=int, default=None)
+    parser.add_argument("--progress", action="store_true", help="a line after each game")
     args = parser.parse_args(argv)
     game = load_game(args.game, players=args.players)
     if args.decisions:
@@ -90,6 +91,8 @@ def main(argv=None):
         won, draw, lost, spent = play(game, args.bot, g % n, args.seed + g)
         wins, draws, losses = wins + won, draws + draw, losses + lost
         times += spent
+        if args.progress:
+            print(f"game {g + 1}: seat {g % n}, win {won:g}; so far {wins:g}/{g + 1}", flush=True)
     low, high = wilson(wins, args.games)
     times.sort()
     median = times[len(times) // 2] * 1000 if times else 0.0
