@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .ismcts import ISMCTSBot
+from .mcts import MCTSBot
 from .random_bot import RandomBot
 
 
@@ -30,8 +32,18 @@ class BotSpec:
         return self.name if self.budget is None else f"{self.name}:{self.budget}"
 
 
+def _search_bot(kind):
+    def make(budget, seed):
+        if budget is None:
+            return kind(seed=seed)
+        return kind(iterations=budget.iterations, seconds=budget.seconds, seed=seed)
+    return make
+
+
 _FACTORIES = {
     "random": lambda budget, seed: RandomBot(seed),
+    "mcts": _search_bot(MCTSBot),
+    "ismcts": _search_bot(ISMCTSBot),
 }
 _NEEDS_NO_BUDGET = {"random"}
 

@@ -16,6 +16,11 @@ class Seat:
         return self.game.view(self._state, self.player)
 
     @property
+    def observation(self):
+        """The view plus the public rest of the position, for `game.determinize`."""
+        return self.game.observe(self._state, self.player)
+
+    @property
     def options(self) -> list[str]:
         """The legal moves' texts as this player reads them (hidden items by handle)."""
         return [self.game.move_text(self._state, m, self.player) for m in self._moves]

@@ -22,24 +22,44 @@ def known_format(fmt: str, formats: tuple[str, ...], hint: str = "") -> str:
     return fmt
 
 
-def bot_seats(text: str, player_count: int) -> set[int]:
-    """`--bots`: 'all', or seat numbers separated by commas; each must be a seat of
-    this game (0 to player_count - 1), so a typo never leaves a human seat by mistake."""
+def bot_seats(text: str, player_count: int) -> dict:
+    """`--bots`: 'all' or seat numbers separated by commas (random bots), or seats with
+    the bot each plays, `1=mcts:2000,2=random`; each seat must be one of this game's
+    (0 to player_count - 1), so a typo never leaves a human seat by mistake.  Seat -> BotSpec."""
+    from meeple.bots import BotSpecError, parse_bot_spec
     text = text.strip()
     if text == "all":
-        return set(range(player_count))
+        return {p: parse_bot_spec("random") for p in range(player_count)}
     if not text:
-        return set()
-    seats = set()
+        return {}
+    seats = {}
     for piece in text.split(","):
-        piece = piece.strip()
-        if not piece.isdigit():
-            fail(f"--bots takes 'all' or seat numbers separated by commas (such as 1,2), not '{text}'")
-        if int(piece) >= player_count:
-            fail(f"--bots names seat {piece}, but this game's {player_count} players sit in seats "
+        seat, given, spec = (part.strip() for part in piece.partition("="))
+        if not seat.isdigit() or (given and not spec):
+            fail(f"--bots takes 'all' or seat numbers separated by commas (such as 1,2), not '{text}'; "
+                 f"a seat may name its bot (such as 1=mcts:2000,2=random)")
+        if int(seat) >= player_count:
+            fail(f"--bots names seat {seat}, but this game's {player_count} players sit in seats "
                  f"0 to {player_count - 1}")
-        seats.add(int(piece))
+        try:
+            seats[int(seat)] = parse_bot_spec(spec or "random")
+        except BotSpecError as exc:
+            fail(f"--bots: {exc}")
     return seats
+
+
+def seat_bots(specs: list[str], player_count: int) -> list:
+    """`simulate --bots`: one bot spec for every seat, or one per seat in seat order."""
+    from meeple.bots import BotSpecError, parse_bot_spec
+    specs = [s for text in specs for s in text.replace(",", " ").split()]
+    if len(specs) not in (1, player_count):
+        fail(f"--bots takes one bot for every seat or one per seat ({player_count}), not {len(specs)}: "
+             f"{' '.join(specs)}")
+    try:
+        parsed = [parse_bot_spec(s) for s in specs]
+    except BotSpecError as exc:
+        fail(f"--bots: {exc}")
+    return parsed * player_count if len(parsed) == 1 else parsed
 
 
 def saved_setup(path: Path) -> tuple[int | None, dict | None]:

@@ -20,7 +20,7 @@ from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.loading import BACKENDS
 from meeple.interpreter.saves import CorruptFile
 
-from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup
+from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup, seat_bots
 from .render import console, error_console, fail, print_diagnostics
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -122,14 +122,15 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
          seed: Optional[int] = typer.Option(None, "--seed", "-s",
                                             help="seed of the game's chance (default: a fresh one, "
                                                  "shown when the game is over)"),
-         bots: str = typer.Option("", "--bots", "-b", help="seats played by random bots: 'all' or e.g. '1,2'"),
+         bots: str = typer.Option("", "--bots", "-b", help="seats played by bots: 'all' or e.g. '1,2' (random "
+                                  "bots), or seats with their bots, e.g. '1=mcts:2000,2=ismcts:1.5s'"),
          lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
          option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
          max_moves: Optional[int] = typer.Option(None, "--max-moves"),
          backend: Optional[str] = _backend_option()):
-    """Play a game in the terminal, hot-seat and/or against random bots."""
+    """Play a game in the terminal, hot-seat and/or against bots."""
     from .play import run_play
     g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
     seats = bot_seats(bots, g.player_count)
@@ -164,8 +165,11 @@ def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, 
     show_view(g, g.view(state, 0), title="final position, as player 0 sees it")
 
 
-@app.command()
-def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
+@app.command(context_settings={"allow_interspersed_args": True})
+def simulate(game: str,
+             more_bots: Optional[List[str]] = typer.Argument(None, hidden=True, metavar="",
+                                                             help="the rest of --bots' specs"),
+             games: int = typer.Option(100, "--games", "-n"),
              players: Optional[int] = typer.Option(None, "--players", "-p"),
              seed: int = typer.Option(0, "--seed", "-s"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
@@ -173,14 +177,21 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
              jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent)"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+             bots: Optional[List[str]] = typer.Option(None, "--bots", "-b",
+                                                      help="the bots: one for every seat or one per seat, "
+                                                           "e.g. --bots mcts:200 random (default: random)"),
              backend: Optional[str] = _backend_option()):
-    """Play N games between random bots and summarise lengths, wins and scores."""
+    """Play N games between bots (random by default) and summarise lengths, wins and scores."""
     from .simulate import print_summary, run_simulation
     at_least(games, 1, "--games")
     at_least(max_moves, 1, "--max-moves")
+    if more_bots and not bots:
+        fail(f"unexpected argument '{more_bots[0]}' (bots are given after --bots)")
     g = _game(game, players, option, backend)
+    seats = seat_bots(list(bots) + list(more_bots or ()), g.player_count) if bots else None
     summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check,
-                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options), g.backend))
+                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options), g.backend),
+                             bots=tuple(str(b) for b in seats) if seats else None)
     if as_json:
         console.print_json(json.dumps(summary))
     else:

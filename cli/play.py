@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from rich.markup import escape
 
-from meeple.bots import RandomBot, bot_move
+from meeple.bots import RandomBot, bot_move, make_bot
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.saves import save_state, write_log
 
@@ -31,11 +31,13 @@ class TableBots:
     on: so after an undo the bots answer the same moves with the same moves, and a
     continued save goes on as the game would have."""
 
-    def __init__(self, seed: int):
-        self.seed = seed
+    def __init__(self, seed: int, specs: dict | None = None):
+        self.seed, self.specs = seed, specs or {}
 
     def move(self, game, state, player):
-        bot = RandomBot(f"{self.seed}:{state.move_count}:{player}")
+        seed = f"{self.seed}:{state.move_count}:{player}"
+        spec = self.specs.get(player)
+        bot = RandomBot(seed) if spec is None else make_bot(spec, seed)
         return bot_move(bot, game, state, player)
 
 
@@ -69,13 +71,14 @@ def news_line(game, before, move, viewer, lang) -> str:
     return f"{who}: {move_text(game, move, lang, before, viewer)}"
 
 
-def run_play(game, state, seed: int, bots: set[int], lang: str | None, log_path: str | None,
+def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, log_path: str | None,
              bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None,
              prior_moves=()):
-    """`prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
+    """`bots`: the seats bots play, random bots for a set, seat -> bot spec for a dict.
+    `prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
     save's), so that saves and the log written here record the whole game."""
     history = []  # (state_before, move)
-    bots_at_table = TableBots(bot_seed)
+    bots_at_table = TableBots(bot_seed, bots if isinstance(bots, dict) else None)
     humans = [p for p in range(game.player_count) if p not in bots]
     table = Table(humans)
     seated = None  # the human whose view the screen shows

@@ -1,4 +1,5 @@
-"""Batch games between random bots, for balancing: lengths, wins by seat, scores."""
+"""Batch games between bots (random ones unless told), for balancing: lengths, wins by
+seat, scores."""
 from __future__ import annotations
 
 import random
@@ -10,36 +11,40 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from meeple.bots import RandomBot, bot_move
+from meeple.bots import RandomBot, bot_move, make_bot
 
 from .render import console
 
 
-def play_out(game, seed: int, max_moves: int, check: bool = False) -> dict:
-    """One random game, as a record: its length, how it ended, the result and, with
-    `check`, every invariant that failed after a move.  A state that is not over but
-    offers no move is reported as `stuck`, never as a crash."""
+def play_out(game, seed: int, max_moves: int, check: bool = False, bots: tuple | None = None) -> dict:
+    """One game, as a record: its length, how it ended, the result and, with `check`,
+    every invariant that failed after a move.  `bots` gives each seat's bot spec (all
+    random when None); seat p's bot is seeded with "seed:p".  A state that is not over
+    but offers no move is reported as `stuck`, never as a crash."""
     state = game.new_state(seed)
     moves, broken, stuck = 0, [], False
     started = time.process_time()
-    if not check:
+    searching = bots is not None and any(b != "random" for b in bots)
+    if not check and not searching:
         # Uniform random moves for every seat, nothing to look at between them: the
         # playout loop (the compiled back end's kernel) plays the whole game.
         final = game.playout(state, rng=random.Random(seed), max_moves=max_moves)
         moves = final.move_count - state.move_count
         state, stuck = final, not final.over and moves < max_moves
     else:
-        # Move by move, so the invariants can be tested after each one.
-        bot = RandomBot(seed)
+        # Move by move: each seat asks its bot, and the invariants can be tested after each move.
+        seats = [make_bot(b, f"{seed}:{p}") for p, b in enumerate(bots)] if searching \
+            else [RandomBot(seed)] * game.player_count
         while not game.is_terminal(state) and moves < max_moves:
             player = game.current_players(state)[0]
             if not game.legal_moves(state, player):
                 stuck = True
                 break
-            state = game.apply(state, bot_move(bot, game, state, player))
+            state = game.apply(state, bot_move(seats[player], game, state, player))
             moves += 1
-            for failure in game.invariant_failures(state):
-                broken.append({"seed": seed, "move": moves, "reason": failure.reason, "rule": failure.rule})
+            if check:
+                broken.extend({"seed": seed, "move": moves, "reason": f.reason, "rule": f.rule}
+                              for f in game.invariant_failures(state))
     record = {"seed": seed, "moves": moves, "finished": game.is_terminal(state), "stuck": stuck,
               "failures": broken, "cpu": time.process_time() - started}
     if record["finished"]:
@@ -61,19 +66,20 @@ def _play_in_worker(args):
     return play_out(_worker_game, *args)
 
 
-def _records(game, seeds, max_moves, check, jobs, spec):
+def _records(game, seeds, max_moves, check, jobs, spec, bots=None):
     """Game records in seed order; with `jobs` > 1 the games run in worker processes,
     each loading the ruleset once from `spec` (name or path, players, options)."""
     if jobs <= 1:
         for s in seeds:
-            yield play_out(game, s, max_moves, check)
+            yield play_out(game, s, max_moves, check, bots)
         return
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(spec,)) as pool:
-        yield from pool.map(_play_in_worker, [(s, max_moves, check) for s in seeds], chunksize=4)
+        yield from pool.map(_play_in_worker, [(s, max_moves, check, bots) for s in seeds], chunksize=4)
 
 
 def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool = True,
-                   check: bool = False, jobs: int = 1, spec: tuple | None = None) -> dict:
+                   check: bool = False, jobs: int = 1, spec: tuple | None = None,
+                   bots: tuple | None = None) -> dict:
     n = game.player_count
     lengths, wins, draws, unfinished, stuck, cpu = [], [0] * n, 0, 0, 0, 0.0
     scores = [[] for _ in range(n)]
@@ -85,7 +91,7 @@ def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool =
     if prog:
         prog.start()
     try:
-        for r in _records(game, range(seed, seed + games), max_moves, check, jobs, spec):
+        for r in _records(game, range(seed, seed + games), max_moves, check, jobs, spec, bots):
             lengths.append(r["moves"])
             cpu += r["cpu"]
             broken.extend(r["failures"])
@@ -110,6 +116,7 @@ def run_simulation(game, games: int, seed: int, max_moves: int, progress: bool =
     wall = time.perf_counter() - started
     return {
         "ruleset": game.name, "players": n, "games": games, "seed": seed, "jobs": jobs,
+        "bots": list(bots) if bots else ["random"] * n,
         "length": _stats(lengths), "unfinished": unfinished, "stuck": stuck, "draws": draws,
         "end_reasons": reasons,
         "wins_by_seat": wins,
@@ -134,6 +141,8 @@ def _stats(values):
 def print_summary(s: dict) -> None:
     console.print(f"[bold]{s['ruleset']}[/]: {s['games']} games, {s['players']} players, seeds "
                   f"{s['seed']}..{s['seed'] + s['games'] - 1}")
+    if any(b != "random" for b in s["bots"]):
+        console.print("bots by seat: " + ", ".join(f"{p}={b}" for p, b in enumerate(s["bots"])))
     L = s["length"]
     console.print(f"game length (moves): min {L['min']}, mean {L['mean']}, max {L['max']}, sd {L['stdev']}")
     console.print(f"draws: {s['draws']}   unfinished (hit --max-moves): {s['unfinished']}   "

@@ -733,6 +733,12 @@ class Game:
     def outcome(self, state: State) -> Outcome:
         return compute_outcome(self, state)
 
+    def standings(self, state: State) -> Outcome:
+        """The outcome as if the game ended now (scores, ranks, winners by the scoring
+        rules), for any state: how a search judges a position it stops short of the end."""
+        from .outcome import standings
+        return standings(self, state)
+
     def render(self, state: State, player: int, lang: str | None = None, width: int | None = None) -> str:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
         shows before that player's decision, made from their view alone.  Given the
@@ -765,6 +771,23 @@ class Game:
     def view(self, state: State, player: int) -> dict:
         from .views import player_view
         return player_view(self, state, player)
+
+    def observe(self, state: State, player: int):
+        """What `player` knows here, for a search that samples states (determinize.py):
+        their view plus the public rest of the position; never a hidden value."""
+        from .determinize import observe
+        return observe(self, state, player)
+
+    def determinize(self, seen, player: int, rng) -> State:
+        """A full state `player` cannot tell from the real one, drawn with `rng` (a
+        `random.Random`).  `seen` is their `observe(...)`, or a state (reduced to that
+        observation first, so nothing else of it is used)."""
+        from .determinize import determinize
+        if isinstance(seen, State):
+            seen = self.observe(seen, player)
+        if seen.player != player:
+            raise ValueError(f"the observation is player {seen.player}'s, not player {player}'s")
+        return determinize(self, seen, rng)
 
 
 class _Replay:

@@ -24,6 +24,13 @@ class Outcome:
 def compute_outcome(game, state) -> Outcome | None:
     if not state.over:
         return None
+    return standings(game, state)
+
+
+def standings(game, state) -> Outcome:
+    """The scores, tie-breaks, ranks and winners as the rules would give them if the game
+    ended here; for a game not over, a search's estimate of who is ahead (the reason is
+    then empty)."""
     rules = game.rules
     n = game.player_count
     ctx = Ctx(game, state)
@@ -45,4 +52,4 @@ def compute_outcome(game, state) -> Outcome | None:
         raise RuleError(exc.code, exc.message, exc.span or span) from None
     except TypeError:
         raise RuleError("R701", "scores and tie-breakers must be comparable values", span) from None
-    return Outcome(state.end_reason, tuple(scores), tuple(tiebreaks), ranks, winners)
+    return Outcome(state.end_reason if state.over else "", tuple(scores), tuple(tiebreaks), ranks, winners)

@@ -1,0 +1,335 @@
+"""Sampling a whole state that one player cannot tell from the real one.
+
+A search bot with hidden information (information-set MCTS) needs full states to play
+on, but may only use what its player knows.  `observe` takes from a real state exactly
+that: the player's view, plus the public place in the flow that a view leaves out (the
+control point, the flow's own bookkeeping with items named as the player names them,
+the whole log) and the *backs* of the items the player cannot see — their component
+kind, which a real table shows (a treasure tile does not look like an adventurer card
+from behind).  `determinize` builds a state from an `Observation` alone:
+
+- every item the view names by id is put where the view shows it, with its visible
+  properties; items shown face down only to this player get them in `seen_by`;
+- the items the view does not name are redistributed at random among the places the
+  player cannot see, respecting each place's count and backs, and for a two-sided item
+  seen from one side, the fields that side shows;
+- a hidden variable (visibility `none`, or another player's `owner` entry) takes its
+  declared initial value: the view says nothing about it, and the initial value is one
+  the ruleset allows;
+- the generator's state is drawn fresh from the caller's `rng`: the real one would tell
+  the future draws.
+
+Nothing here reads a state the observation was not made from, so two real states with
+the same observation give the same determinizations for the same `rng`.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from meeple.dsl.values import Item
+
+from . import rng as chance
+from .knowledge import WHOLE, Namer, _groups, handle_text
+from .state import State, from_plain
+
+
+class DeterminizeError(ValueError):
+    """An observation no state can match (it was not made by `observe` for this game)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What `player` knows in one state: their view and the public rest of the position."""
+    player: int
+    view: dict
+    flow: dict  # pc, pending, over, ending, end_reason, phase, move_count, log
+    bookkeeping: dict  # the flow's own locals (`__...`), items named as the player names them
+    backs: dict  # (zone, key) -> kinds of the items there the player does not see whole
+
+    def __eq__(self, other):
+        return isinstance(other, Observation) and self.to_data() == other.to_data()
+
+    __hash__ = None
+
+    def to_data(self) -> dict:
+        return {"player": self.player, "view": self.view, "flow": self.flow, "bookkeeping": self.bookkeeping,
+                "backs": sorted([repr(k), v] for k, v in self.backs.items())}
+
+
+def observe(game, state: State, player: int) -> Observation:
+    namer = Namer(game, state, player)
+    backs = {}
+    for name, key, group in _groups_of(game, state.zones):
+        decl = game.rules.zones[name]
+        hidden = [(i, item.kind) for i, item in enumerate(group) if namer.sight(item) != WHOLE]
+        if not hidden:
+            continue
+        if _count_only(decl, key, player):  # where they lie in a hidden zone is not shown
+            backs[(name, key)] = tuple(sorted(kind for _, kind in hidden))
+        else:
+            backs[(name, key)] = tuple(hidden)
+    flow = {"pc": state.pc, "pending": list(state.pending), "over": state.over, "ending": state.ending,
+            "end_reason": state.end_reason, "phase": state.phase, "move_count": state.move_count,
+            "log": list(state.log)}
+    bookkeeping = {k: namer.plain(v) for k, v in sorted(state.locals.items()) if k.startswith("__")}
+    return Observation(player, game.view(state, player), flow, bookkeeping, backs)
+
+
+def determinize(game, seen: Observation, rng) -> State:
+    """A state whose observation for `seen.player` is `seen`, drawn with `rng`
+    (a `random.Random`); see the module's docstring for what is assumed."""
+    return _Builder(game, seen, rng).build()
+
+
+def _count_only(decl, key, viewer) -> bool:
+    vis = decl.visibility
+    return vis == "none" or (vis == "owner" and not (decl.per == "player" and key == viewer))
+
+
+def _groups_of(game, zones):
+    """(zone, key, contents) of every group of every zone, in declaration order."""
+    for name in game.rules.zone_order:
+        for key, group in _groups(zones[name], game.rules.zones[name].per):
+            yield name, key, group
+
+
+class _Builder:
+    def __init__(self, game, seen: Observation, rng):
+        self.game, self.seen, self.rng = game, seen, rng
+        self.rules, self.viewer = game.rules, seen.player
+        if game._initial_contents is None:
+            game.new_state(0)
+        self.initial_vars, self.initial_zones, _ = game._initial_contents
+
+    def build(self) -> State:
+        state = State()
+        flow = self.seen.flow
+        state.pc, state.pending, state.over = flow["pc"], tuple(flow["pending"]), flow["over"]
+        state.ending, state.end_reason, state.phase = flow["ending"], flow["end_reason"], flow["phase"]
+        state.move_count, state.log = flow["move_count"], tuple(flow["log"])
+        state.rng = chance.seed_state(self.rng.getrandbits(63))
+        named, slots = self._read_zones()
+        placed = self._fill(named, slots)
+        state.zones = self._zones_from(placed)
+        by_handle = {handle_text((name, key, i)): item
+                     for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)}
+        self.decode = lambda v: from_plain(_resolve(v, by_handle, self._unplaced), self.rules.items)
+        state.props = self._props(placed)
+        state.vars = self._vars()
+        view = self.seen.view
+        state.locals = {k: self.decode(v) for k, v in {**view["locals"], **self.seen.bookkeeping}.items()}
+        self._mark_seen(state, named)
+        return state
+
+    # -- zones ------------------------------------------------------------------------------
+    def _read_zones(self):
+        """Each group's slots as the view shows them: an Item where it names one, else
+        (kind, what shows: a side's fields, "?" face down in sight, or None unseen)."""
+        named: set = set()
+        slots: dict = {}
+        for name, key, _ in _groups_of(self.game, self.initial_zones):
+            shown = self._view_of(name, key)
+            backs = self.seen.backs.get((name, key), ())
+            decl = self.rules.zones[name]
+            if _count_only(decl, key, self.viewer):
+                known = [self._item(i) for i in shown.get("known", ())]
+                group = known + [(kind, None) for kind in backs]
+                self.rng.shuffle(group)
+            else:
+                entries = self._entries(shown)
+                kinds = dict(backs)
+                group = []
+                for i, entry in enumerate(entries):
+                    if isinstance(entry, str) and entry != "?":
+                        group.append(self._item(entry))
+                    elif i in kinds:
+                        group.append((kinds[i], entry))
+                    else:
+                        raise DeterminizeError(f"{handle_text((name, key, i))} is hidden but has no back")
+            named.update(s.id for s in group if isinstance(s, Item))
+            slots[(name, key)] = group
+        return named, slots
+
+    def _view_of(self, name, key):
+        zone = self.seen.view["zones"][name]
+        if key is None:
+            return zone
+        return zone[key] if isinstance(zone, list) else zone[str(key)]
+
+    @staticmethod
+    def _entries(shown) -> list:
+        if isinstance(shown, list):
+            return shown
+        if "top" in shown:
+            top = shown["top"]
+            return ([top if top is not None else "?"] if shown["count"] else []) + [None] * (shown["count"] - 1)
+        return list(shown["items"])
+
+    def _item(self, item_id) -> Item:
+        try:
+            return self.rules.items[item_id]
+        except KeyError:
+            raise DeterminizeError(f"the view names '{item_id}', which is no item of {self.game.name}") from None
+
+    def _fill(self, named, slots) -> dict:
+        """Deal the items nobody named to the hidden slots; the slots that show a side
+        first, fewest candidates first, each from the items printed that way."""
+        in_play = self._in_play()
+        pool: dict = defaultdict(list)
+        for item in in_play:
+            if item.id not in named:
+                pool[item.kind].append(item)
+        hidden = [(place, i, slot) for place, group in slots.items() for i, slot in enumerate(group)
+                  if not isinstance(slot, Item)]
+        if sum(map(len, pool.values())) != len(hidden):
+            raise DeterminizeError(f"{len(hidden)} hidden places but {sum(map(len, pool.values()))} unseen items")
+        placed = {place: list(group) for place, group in slots.items()}
+        for items in pool.values():
+            self.rng.shuffle(items)
+        sided = [(place, i, kind, face, self._printed(kind, face)) for place, i, (kind, face) in hidden
+                 if isinstance(face, dict)]
+        if sided:
+            fits = self._fits(pool, {sig for *_, sig in sided})
+            taken: set = set()
+            for place, i, kind, face, sig in sorted(sided, key=lambda h: len(fits[h[4]])):
+                free = [item for item in fits[sig] if item.id not in taken]
+                if not free:
+                    raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
+                item = free[self.rng.randrange(len(free))]
+                taken.add(item.id)
+                placed[place][i] = (item, face)
+            for kind in pool:
+                pool[kind] = [item for item in pool[kind] if item.id not in taken]
+        for place, i, (kind, face) in hidden:
+            if isinstance(face, dict):
+                continue
+            if not pool[kind]:
+                raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
+            placed[place][i] = (pool[kind].pop(), face)
+        return placed
+
+    def _in_play(self) -> list:
+        """The items in zones, by id: the same in every state (an item enters play only
+        where a zone's initial contents put it, and never leaves the zones)."""
+        found = self.game.__dict__.get("_in_play_items")
+        if found is None:
+            found = sorted((item for _, _, group in _groups_of(self.game, self.initial_zones) for item in group),
+                           key=lambda item: item.id)
+            ids = {item.id for item in found}
+            self.game._in_play_items = found
+            self.game._out_of_play_items = [item for item_id, item in sorted(self.rules.items.items())
+                                            if item_id not in ids]
+        self._unplaced = self.game._out_of_play_items
+        return found
+
+    def _printed(self, kind, face) -> tuple:
+        """What a side shown face up says: (kind, side, the values of the fields it prints)."""
+        sides = self.rules.sides.get(kind)
+        if sides is None:
+            raise DeterminizeError(f"a {kind} shows a side, but {kind} has no sides")
+        fields = sides.shown.get(face.get("side"), sides.common)
+        return kind, face.get("side"), tuple((f, _hashable(face.get(f))) for f in fields)
+
+    def _fits(self, pool, printed: set) -> dict:
+        """For each printed signature, the unseen items that print it."""
+        fits: dict = {sig: [] for sig in printed}
+        wanted: dict = defaultdict(list)
+        for sig in printed:
+            wanted[(sig[0], sig[1])].append(sig)
+        for (kind, side), sigs in wanted.items():
+            fields = [f for f, _ in sigs[0][2]]
+            for item in pool[kind]:
+                sig = (kind, side, tuple((f, _hashable(item.fields.get(f))) for f in fields))
+                if sig in fits:
+                    fits[sig].append(item)
+        return fits
+
+    def _zones_from(self, placed) -> dict:
+        zones = {}
+        for name in self.rules.zone_order:
+            start = self.initial_zones[name]
+            def group(key):
+                return tuple(s if isinstance(s, Item) else s[0] for s in placed[(name, key)])
+            if self.rules.zones[name].per is None:
+                zones[name] = group(None)
+            elif isinstance(start, dict):
+                zones[name] = {key: group(key) for key in start}
+            else:
+                zones[name] = tuple(group(key) for key in range(len(start)))
+        return zones
+
+    # -- properties, variables -------------------------------------------------------------------
+    def _props(self, placed) -> dict:
+        props = {item_id: {k: self.decode(v) for k, v in p.items()} for item_id, p in self.seen.view["props"].items()}
+        for (name, _), group in placed.items():
+            for slot in group:
+                if isinstance(slot, Item):
+                    continue
+                item, face = slot
+                props[item.id] = self._hidden_props(item, face, self.rules.zones[name])
+        return {k: v for k, v in props.items() if v}
+
+    def _hidden_props(self, item, face, decl) -> dict:
+        """The properties of an item the viewer cannot see whole: what its visible side
+        shows, face down where it is in sight, the zone's face where it is not."""
+        if face == "?":
+            return {"face": "down"}
+        if face is None:
+            return {"face": decl.face} if decl.face else {}
+        sides = self.rules.sides[item.kind]
+        shown = set(sides.shown.get(face["side"], sides.common))
+        out = {k: self.decode(v) for k, v in face.items() if k != "side" and k not in shown}
+        out[sides.by] = face["side"]
+        return out
+
+    def _vars(self) -> dict:
+        shown = self.seen.view["vars"]
+        out = {}
+        for name, decl in self.rules.variables.items():
+            if name not in shown:
+                out[name] = self.initial_vars[name]
+            elif decl.visibility == "owner" and decl.per == "player":
+                values = list(self.initial_vars[name])
+                values[self.viewer] = self.decode(shown[name][str(self.viewer)])
+                out[name] = tuple(values)
+            else:
+                out[name] = self.decode(shown[name])
+        return out
+
+    def _mark_seen(self, state, named):
+        """An item the view names but that lies where only a `reveal` shows it: the viewer
+        is among those it was revealed to."""
+        namer = Namer(self.game, state, self.viewer)
+        for item_id in sorted(named):
+            item = self.rules.items[item_id]
+            if namer.sight(item) != WHOLE:
+                props = dict(state.props.get(item_id, {}))
+                props["seen_by"] = tuple(sorted({*props.get("seen_by", ()), self.viewer}))
+                state.props[item_id] = props
+
+
+def _hashable(value):
+    """A field value as a dict key (view data gives lists where fields may hold tuples)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    return value
+
+
+def _resolve(value, by_handle: dict, unplaced: list):
+    """View data with each `{"$hidden": handle}` turned into the item now at that place."""
+    if isinstance(value, list):
+        return [_resolve(v, by_handle, unplaced) for v in value]
+    if isinstance(value, dict):
+        if "$hidden" in value:
+            item = by_handle.get(value["$hidden"])
+            if item is None:  # `kind@?`: an item in no zone, told apart from none of its kind
+                kind = value["$hidden"].split("@")[0]
+                item = next((i for i in unplaced if i.kind == kind), None)
+                if item is None:
+                    raise DeterminizeError(f"no item can stand for {value['$hidden']}")
+            return {"$item": item.id}
+        return {k: _resolve(v, by_handle, unplaced) for k, v in value.items()}
+    return value

@@ -1,0 +1,154 @@
+"""`Game.determinize`: a full state a player cannot tell from the real one, made from
+their observation alone, for every shipped ruleset (seeded loops over random games)."""
+import random
+
+import pytest
+
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.determinize import DeterminizeError, Observation, determinize
+from meeple.interpreter.knowledge import WHOLE, Namer
+
+
+
+def _tables():
+    """Each shipped ruleset at two and three players, where it allows them."""
+    for name in list_rulesets():
+        info = load_game(name).rules.ruleset.game
+        yield from ((name, n) for n in (2, 3) if info.min_players <= n <= info.max_players)
+
+
+TABLES = list(_tables())
+
+
+def random_positions(game, seed: int, every: int, limit: int):
+    """States along one random game: one every `every` moves, at most `limit` moves in."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    while not state.over and state.move_count < limit:
+        if state.move_count % every == 0:
+            yield state
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    yield state
+
+
+@pytest.mark.parametrize("name, players", TABLES)
+def test_a_determinization_looks_the_same_to_its_player_and_is_a_legal_state(name, players):
+    game = load_game(name, players=players)
+    rng = random.Random(7)
+    for state in random_positions(game, seed=3, every=29, limit=200):
+        for p in range(players):
+            seen = game.observe(state, p)
+            made = game.determinize(seen, p, rng)
+            assert game.view(made, p) == game.view(state, p)
+            assert game.observe(made, p) == seen
+            assert game.invariant_failures(made) == []
+            if not state.over:
+                options = [game.move_text(state, m, p) for m in game.legal_moves(state, p)]
+                assert [game.move_text(made, m, p) for m in game.legal_moves(made, p)] == options
+                end = game.playout(made, rng=random.Random(1), max_moves=100)
+                assert end.over or end.move_count - made.move_count == 100
+
+
+@pytest.mark.parametrize("name", [n for n in list_rulesets() if not load_game(n).hides_information])
+def test_with_perfect_information_the_real_state_comes_back_but_for_its_generator(name):
+    game = load_game(name)
+    for state in random_positions(game, seed=5, every=3, limit=60):
+        made = game.determinize(state, 0, random.Random(1))
+        assert made.rng != state.rng  # drawn fresh: the real one would tell the future draws
+        made.rng = state.rng
+        assert made.key() == state.key() and made.to_data() == state.to_data()
+
+
+def hidden_swap(game, state, player, rng):
+    """The same position with two items `player` cannot see exchanged (same kind, both in
+    places that show nothing of them): other players' hidden information permuted."""
+    namer = Namer(game, state, player)
+    spots = []
+    for name in game.rules.zone_order:
+        decl, zone = game.rules.zones[name], state.zones[name]
+        groups = [(None, zone)] if decl.per is None else (zone.items() if isinstance(zone, dict) else enumerate(zone))
+        for key, group in groups:
+            for i, item in enumerate(group):
+                if namer.sight(item) != WHOLE and (decl.visibility == "none" or decl.visibility == "owner"):
+                    spots.append((name, key, i, item))
+    rng.shuffle(spots)
+    for a in spots:
+        for b in spots:
+            if a[3].kind == b[3].kind and a[3].id != b[3].id and state.props.get(a[3].id) == state.props.get(b[3].id):
+                other = state.copy()
+                for (name, key, i, _), item in ((a, b[3]), (b, a[3])):
+                    if key is None:
+                        other.zones[name] = other.zones[name][:i] + (item,) + other.zones[name][i + 1:]
+                    else:
+                        zone = other.zones[name]
+                        group = zone[key][:i] + (item,) + zone[key][i + 1:]
+                        other.zones[name] = {**zone, key: group} if isinstance(zone, dict) else \
+                            zone[:key] + (group,) + zone[key + 1:]
+                other._moves = other._shown = other._where = None
+                return other
+    return None
+
+
+HIDDEN = [(name, n) for name, n in TABLES if load_game(name).hides_information]
+
+
+@pytest.mark.parametrize("name, players", HIDDEN)
+def test_what_others_hide_changes_nothing_the_determinization_is_made_from(name, players):
+    game = load_game(name, players=players)
+    swapped = 0
+    for state in random_positions(game, seed=11, every=23, limit=200):
+        for p in range(players):
+            other = hidden_swap(game, state, p, random.Random(p))
+            if other is None:
+                continue
+            swapped += 1
+            assert game.view(other, p) == game.view(state, p)
+            assert game.observe(other, p) == game.observe(state, p)
+            a, b = (game.determinize(s, p, random.Random(4)) for s in (state, other))
+            assert a.to_data() == b.to_data()
+    assert swapped > 0
+
+
+def test_unseen_cards_go_only_where_their_backs_are():
+    game = load_game("treasure-hunter", players=3)
+    state = next(s for s in random_positions(game, seed=2, every=40, limit=41) if s.move_count == 40)
+    for seed in range(5):
+        made = game.determinize(state, 0, random.Random(seed))
+        for name in game.rules.zone_order:
+            real, guess = state.zones[name], made.zones[name]
+            groups = [(real, guess)] if game.rules.zones[name].per is None else (
+                [(real[k], guess[k]) for k in real] if isinstance(real, dict) else list(zip(real, guess)))
+            for r, g in groups:
+                assert sorted(i.kind for i in r) == sorted(i.kind for i in g)
+
+
+def test_hidden_variables_take_their_initial_values():
+    game = load_game("zavandor", players=3)
+    state = game.new_state(1)
+    state.vars["gold"] = (5, 6, 7)  # what each player holds: only their own is in their view
+    made = game.determinize(state, 1, random.Random(0))
+    assert made.vars["gold"] == (23, 6, 23)
+
+
+def test_a_player_shown_a_card_keeps_knowing_it():
+    game = load_game("goofspiel", players=2)
+    state = game.new_state(3)
+    deck = state.zones["prize_deck"]
+    state.props = {**state.props, deck[0].id: {"face": "down", "seen_by": (1,)}}
+    seen = game.observe(state, 1)
+    assert seen.view["zones"]["prize_deck"]["known"] == [deck[0].id]
+    for seed in range(4):
+        made = game.determinize(seen, 1, random.Random(seed))
+        assert deck[0] in made.zones["prize_deck"] and game.view(made, 1) == game.view(state, 1)
+
+
+def test_an_observation_is_its_players_and_names_only_the_games_items():
+    game = load_game("goofspiel", players=2)
+    state = game.new_state(3)
+    with pytest.raises(ValueError, match="player 0's, not player 1's"):
+        game.determinize(game.observe(state, 0), 1, random.Random(0))
+    seen = game.observe(state, 0)
+    view = {**seen.view, "zones": {**seen.view["zones"], "prize": ["P99"]}}
+    forged = Observation(0, view, seen.flow, seen.bookkeeping, seen.backs)
+    with pytest.raises(DeterminizeError, match="'P99', which is no item of goofspiel"):
+        determinize(game, forged, random.Random(0))
