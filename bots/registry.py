@@ -40,10 +40,23 @@ def _search_bot(kind):
     return make
 
 
+def _openspiel_mcts(budget, seed):
+    """OpenSpiel's MCTS through the adapter (adapters/openspiel_bot.py): only an
+    iteration budget, which is its number of simulations."""
+    try:
+        from meeple.adapters.openspiel_bot import OpenSpielMCTSBot
+    except ImportError:
+        raise BotSpecError("the openspiel-mcts bot needs OpenSpiel: pip install 'meeple[openspiel]'") from None
+    if budget is not None and budget.iterations is None:
+        raise BotSpecError("the openspiel-mcts bot takes a number of simulations (openspiel-mcts:1000), not seconds")
+    return OpenSpielMCTSBot(1000 if budget is None else budget.iterations, seed)
+
+
 _FACTORIES = {
     "random": lambda budget, seed: RandomBot(seed),
     "mcts": _search_bot(MCTSBot),
     "ismcts": _search_bot(ISMCTSBot),
+    "openspiel-mcts": _openspiel_mcts,
 }
 _NEEDS_NO_BUDGET = {"random"}
 

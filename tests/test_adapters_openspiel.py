@@ -91,3 +91,20 @@ def test_score_returns_make_a_general_sum_game_whose_returns_are_the_final_score
 def test_an_unknown_kind_of_returns_is_refused():
     with pytest.raises(ValueError, match="returns must be one of win, score"):
         load("nim", returns="points")
+
+
+def test_openspiel_mcts_takes_a_seat_at_a_meeple_table():
+    """`openspiel-mcts:N` (adapters/openspiel_bot.py): OpenSpiel's MCTSBot searching the
+    adapter's game from the bot's own determinization, answering with the seat's move."""
+    from meeple.bots import BotSpecError, bot_move, make_bot
+    from meeple.interpreter import load_game
+    game = load_game("tic-tac-toe")
+    cells = [str(m) for m in game.legal_moves(game.new_state(0))]
+    state = game.new_state(0)
+    for text in [cells[0], cells[4], cells[1]]:
+        state = game.apply(state, text)
+    assert str(bot_move(make_bot("openspiel-mcts:300", seed=2), game, state, 1)) == cells[2]  # O blocks
+    state = game.apply(state, cells[8])
+    assert str(bot_move(make_bot("openspiel-mcts:300", seed=2), game, state, 0)) == cells[2]  # X wins
+    with pytest.raises(BotSpecError, match="number of simulations"):
+        make_bot("openspiel-mcts:2s")
