@@ -206,7 +206,8 @@ class FlowBuilder:
         point = self.points[decide]
         point.allow_pass = True
         point.var = f"__respond{decide}"
-        return self.add("respond_start", var=point.var, fn=point.player_fn, next=decide, span=node.span,
+        return self.add("respond_start", var=point.var, fn=point.player_fn, source=node.args.get("players"),
+                        next=decide, span=node.span,
                         phase=phase).id
 
     def f_chance(self, node, scope, k, turn_var, phase):

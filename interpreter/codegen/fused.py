@@ -28,16 +28,17 @@ from meeple.dsl.functions import MAX_STR
 from ..context import COST_LIMIT, Ctx
 from .. import rng
 from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
-                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, SIM_START)
+                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, SIM_START)
 from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
+from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
-from .fused_zones import Item, Unsupported, ZonesAndEffects, natural, typed
+from .fused_zones import Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere, typed
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
-                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE}
+                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
 # Expressions here are not charged step by step as the reference charges them; only
@@ -91,6 +92,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.param_types: dict[tuple, str] = {}  # (action, parameter) -> its values' type
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
         self.temps = 0
+        self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -104,12 +106,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             self.types[name] = self.var_type(decl)
         self.locals = self.local_types()
         for p in self.rules.points:
-            if p.code == DECIDE and p.kind not in ("choose", "simultaneous"):
+            if p.code == DECIDE and p.kind not in ("choose", "simultaneous", "respond"):
                 raise Unsupported(f"a '{p.kind}' decision")
             if not self.runs(p) or p.code not in _FLOW_POINTS:
                 raise Unsupported(f"a flow point '{p.op}'")
-            if p.code == DECIDE and p.allow_pass:
-                raise Unsupported("a decision that may be passed")
+            if p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
+                raise Unsupported("a simultaneous decision that may be passed")
         for action in rs.actions.values():
             if action.cost or action.then or action.then_required:
                 raise Unsupported(f"action '{action.name}' has costs or follow-up steps")
@@ -156,7 +158,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         state_names = set(self.rs.variables) | set(self.rs.defines) | set(self.rs.zones)
         for node in _flow_nodes(self.rs.flow):
             for key, value in node.args.items():
-                if key not in ("player", "players") or node.kind == "turns":  # a turn order is written here
+                if key not in ("player", "players") or node.kind in ("turns", "respond"):  # written here
                     continue
                 for expr in _exprs(value):
                     for n in _walk(expr):
@@ -179,7 +181,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
-                     *self.zone_prologue(), *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0"]:
+                     *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
+                     *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0"]:
             emit("    " + line)
         emit("    while True:")
         emit(f"        if steps > {_STEP_LIMIT}:")
@@ -199,7 +202,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for line in self.zone_epilogue():
             emit("    " + line)
         emit("    return played")
-        self.ns.update(_Item=Item, _typed=typed, _natural=natural, _rng_below=rng.below)
+        # The module's namespace is shared with the other generated code: the tier's helpers
+        # are prefixed so that none of them replaces one of theirs.
+        self.ns.update(_fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_typed=typed, _fz_natural=natural,
+                       _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -210,6 +216,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if p.code == CHECKPOINT:  # the game ends here if an end rule named this checkpoint
             return [f"if state.ending == {p.label!r}:", f"    pc = {p.id}", "    state.over = True", "    break",
                     f"pc = {p.next}"]
+        if p.code == RESPOND_START and p.source is not None:  # who is asked, from the state
+            self.ns[f"POINT_{p.id}"] = p
+            order = f"game._players_of({self.expr(p.source, self.flow_env())[0]}, POINT_{p.id})"
+            return [f"order = {order}", f"L[{p.var!r}] = (order, 0, 0)", f"pc = {p.next}", "if not order:",
+                    f"    del L[{p.var!r}]", f"    pc = {self.rules.points[p.next].next}"]
         if p.code == SIM_START and p.source is None:  # every player, in seat order
             return ["state.pending = tuple(range(ctx.player_count))", f"pc = {p.next}"]
         if p.source is None or p.code not in (BRANCH, ASSIGN, CHANCE, EXEC):
@@ -236,6 +247,13 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if p.code == ASSIGN and p.var.startswith("__loop") and t == "int":
             return [f"L[{p.var!r}] = {text}", f"pc = {p.next}"]
         raise Unsupported(f"a flow step '{p.op}' over a {t}")
+
+    def options_prologue(self) -> list[str]:
+        lines = []
+        for name, t in self.options_used.items():
+            lines += [f"o_{name} = game.options.get({name!r}, {self.rs.game.options[name].default!r})",
+                      f"if type(o_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
+        return lines
 
     def chain(self, decision) -> list[str]:
         """After a move, the flow's bookkeeping up to the next decision written out in
@@ -305,9 +323,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         step every pending player's moves are listed together (each starting with its
         player), and one of them is drawn, as the kernel does."""
         actions = [self.rs.actions[n] for n in p.actions]
-        single = len(actions) == 1
+        single = len(actions) == 1 and not p.allow_pass  # a pass is one more kind of move
         together = p.kind == "simultaneous"
-        plain = self.plain_choice(actions)
+        plain = None if p.allow_pass else self.plain_choice(actions)
         if plain is not None:
             return self.pick_directly(p, actions[0], *plain)
         listing = []
@@ -319,8 +337,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                      "movers = {m[0] for m in out}", "able = tuple(x for x in pending if x in movers)",
                      "if able != pending:", "    state.pending = able", "if not able:", f"    pc = {p.next}",
                      "    continue"]
+        elif p.kind == "respond":  # the responder in turn; passing is always allowed
+            lines = [f"order, who, passes = L[{p.var!r}]", "p = order[who]", "out = []", *listing, "out.append((-1,))"]
         else:
-            lines = [*self.decider(p), "out = []", *listing, "if not out:", f"    pc = {p.next}", "    continue"]
+            lines = [*self.decider(p), "out = []", *listing, *(["out.append((-1,))"] if p.allow_pass else []),
+                     "if not out:", f"    pc = {p.next}", "    continue"]
         lines += ["if played >= limit:", "    break", "i = below(len(out))", "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
@@ -334,9 +355,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 body = [f"a_{name} = m[{j + first}]" for j, name in enumerate(names)]
             env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
             body += self.effect_block(action.effects, env)
-            if not together:
+            if p.kind == "choose":
                 body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
+        if p.allow_pass and p.kind == "choose":
+            lines += ["else:", f"    pc = {p.next}"]
+        if p.kind == "respond":  # as Game._after_move: everyone passing in a row closes the window
+            lines += ["passes = passes + 1 if a == -1 else 0", f"L[{p.var!r}] = (order, (who + 1) % len(order), passes)",
+                      "if passes >= len(order):", f"    del L[{p.var!r}]", f"    pc = {p.next}"]
         if together:
             lines.append("state.pending = tuple(x for x in state.pending if x != p)")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
@@ -433,6 +459,17 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
     def assignment(self, assign, env) -> list[str]:
         """One `set` assignment: the value, its checks against the declaration, the write."""
         target = assign.target
+        if isinstance(target, A.Member):  # an item's property: written as the back end writes it
+            obj, ot = self.expr(target.obj, env)
+            t = self.prop_type(target.name)
+            value, vt = self.expr(assign.value, env)
+            if ot != "item" or vt != t or (assign.op != "=" and (t != "int" or assign.op not in ("+=", "-=", "*="))):
+                raise Unsupported(f"a write to the property '{target.name}'")
+            self.temps += 1
+            it = f"_o{self.temps}"
+            if assign.op != "=":
+                value = self.checked(f"_fz_prop(P, game, {it}, {target.name!r}) {assign.op[0]} {value}")
+            return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {target.name!r}, {value}, [])"]
         if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS:
             name, where, t = target.name, f"v_{target.name}", self.types[target.name]
             key_check = []
@@ -679,15 +716,26 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 return f"v_{node.obj.name}[{self.natural(key)}]", self.types[node.obj.name][5:]
             obj, ot = e(node.obj)
             index, it = e(node.index)
+            if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
+                return f"{obj}[{index}]", ot[5:]
             if not ot.startswith("list:") or it != "int":
                 raise Unsupported("an index into something other than a list")
             return f"{obj}[{index}]", ot[5:]
+        if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name == "options" \
+                and "options" not in env and node.name in self.rs.game.options:
+            t = type(self.rs.game.options[node.name].default).__name__
+            if t not in _SCALARS:
+                raise Unsupported(f"the option '{node.name}'")
+            self.options_used[node.name] = t
+            return f"o_{node.name}", t
         if isinstance(node, A.Member):
             obj, ot = e(node.obj)
             if ot != "item":
                 raise Unsupported(f"'.{node.name}' of a {ot}")
             if node.name in ("id", "kind"):
                 return f"{obj}.{node.name}", "str"
+            if any(node.name in k.props for k in self.rs.components.values()):
+                return f"_fz_prop(P, game, {obj}, {node.name!r})", self.prop_type(node.name)
             return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
             x, t = e(node.operand)
@@ -718,13 +766,21 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + kinds.pop()
         if isinstance(node, (A.ListComp, A.Generator)):
             return self.comprehension(node, env, depth)
+        if isinstance(node, A.MapLit) and node.entries:
+            pairs = [(e(k), e(v)) for k, v in node.entries]
+            kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
+            if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS:
+                raise Unsupported("a map of mixed or unusual types")
+            return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", "dict:" + values.pop()
         raise Unsupported(f"the expression {type(node).__name__}")
 
     def binary(self, node, e) -> tuple[str, str]:
         (l, lt), (r, rt) = e(node.left), e(node.right)
         op = node.op
-        if op in ("+", "-", "*") and lt == rt == "int":
+        if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
             return self.checked(f"{l} {op} {r}"), "int"
+        if op == "+" and lt == rt and lt.startswith("list:"):
+            return f"[*{l}, *{r}]", lt
         if op == "+" and lt == rt == "str":  # within the language's longest string
             if self.in_iterable:
                 return f"_short({l} + {r})", "str"
@@ -772,12 +828,32 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 # charged |hi - lo|: never less than the reference's charge for it
                 return (f"(range({lo}, {hi}) if (_cost := _cost + abs(({hi} := {bounds[1]}) - ({lo} := {bounds[0]}))) "
                         f"< {COST_LIMIT // 4} else _stop())"), "list:int"
+        if f == "next_player" and 1 <= len(args) <= 2:
+            parts = [e(a) for a in args]
+            if all(t == "int" for _, t in parts):
+                step = parts[1][0] if len(parts) == 2 else "1"
+                return f"(({parts[0][0]} + {step}) % ctx.player_count)", "int"
+        if f == "concat" and args:
+            parts = [e(a) for a in args]
+            kinds = {t for _, t in parts}
+            if len(kinds) == 1 and next(iter(kinds)).startswith("list:"):
+                return "[" + ", ".join(f"*{x}" for x, _ in parts) + "]", kinds.pop()
+        if f == "index_of" and len(args) == 2:
+            (xs, xt), (v, vt) = e(args[0]), e(args[1])
+            if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # the language's equality, for one type
+                self.temps += 1
+                i, x = f"_i{self.temps}", f"_x{self.temps}"
+                return f"next(({i} for {i}, {x} in enumerate({xs}) if {x} == {v}), -1)", "int"
         if f == "str" and len(args) == 1:
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
                 return f"str({x})", "str"
         if f == "player_count" and not args:
             return "ctx.player_count", "int"
+        if f in ("max", "min") and len(args) > 1:
+            parts = [e(a) for a in args]
+            if all(t == "int" for _, t in parts):
+                return f"{f}({', '.join(x for x, _ in parts)})", "int"
         if f in ("max", "min") and len(args) == 1:
             if isinstance(args[0], A.Generator):
                 inner, t = self.comprehension(args[0], env, depth, generator=True)

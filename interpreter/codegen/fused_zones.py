@@ -60,6 +60,13 @@ class ZonesAndEffects:
             raise Unsupported(f"the field '{name}'")
         return types.pop()
 
+    def prop_type(self, name: str) -> str:
+        """The type of an item property: the same scalar in every kind declaring it."""
+        types = {getattr(k.props[name].type, "name", None) for k in self.rs.components.values() if name in k.props}
+        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool"):
+            raise Unsupported(f"the property '{name}'")
+        return types.pop()
+
     # -- the zones as lists ---------------------------------------------------------------
     def zone_prologue(self) -> list[str]:
         lines = ["Z = state.zones", "P = state.props"] if self.zones else []
@@ -67,21 +74,32 @@ class ZonesAndEffects:
             if shape == "zone":
                 lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not tuple:", "    raise _KernelStop()",
                           f"z_{name} = list(z_{name})", f"for _x in z_{name}:",
-                          "    if type(_x) is not _Item:", "        raise _KernelStop()"]
+                          "    if type(_x) is not _fz_Item:", "        raise _KernelStop()"]
             elif shape == "kzone":
                 lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not dict:", "    raise _KernelStop()",
                           f"z_{name} = {{_k: list(_t) for _k, _t in z_{name}.items() if type(_t) is tuple}}",
                           f"if len(z_{name}) != len(Z[{name!r}]):", "    raise _KernelStop()",
-                          f"for _t in z_{name}.values():", "    for _x in _t:", "        if type(_x) is not _Item:",
+                          f"for _t in z_{name}.values():", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
                           "            raise _KernelStop()"]
             else:
                 lines += [f"z_{name} = Z[{name!r}]",
                           f"if type(z_{name}) is not tuple or len(z_{name}) != ctx.player_count:",
                           "    raise _KernelStop()", f"z_{name} = [list(_t) for _t in z_{name} if type(_t) is tuple]",
                           f"if len(z_{name}) != ctx.player_count:", "    raise _KernelStop()",
-                          f"for _t in z_{name}:", "    for _x in _t:", "        if type(_x) is not _Item:",
+                          f"for _t in z_{name}:", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
                           "            raise _KernelStop()"]
         return lines
+
+    def anywhere_prologue(self) -> list[str]:
+        """Every zone's list, in the state's order, for moves without `from`; each item
+        must lie in one place only, as the reference's search assumes."""
+        if not getattr(self, "takes_anywhere", False):
+            return []
+        parts = [f"z_{n}" if shape == "zone" else (f"*z_{n}" if shape == "pzone" else f"*z_{n}.values()")
+                 for n, shape in self.zones.items()]
+        return [f"if tuple(Z) != {tuple(self.zones)!r}:", "    raise _KernelStop()",
+                f"_every = ({''.join(x + ', ' for x in parts)})",
+                "if len({id(_x) for _z in _every for _x in _z}) != sum(map(len, _every)):", "    raise _KernelStop()"]
 
     def zone_epilogue(self) -> list[str]:
         back = {"zone": "tuple(z_{0})", "pzone": "tuple(map(tuple, z_{0}))",
@@ -112,7 +130,7 @@ class ZonesAndEffects:
         if key == "p" or key.isdigit():
             return key
         if self.in_iterable:
-            return f"_natural({key})"
+            return f"_fz_natural({key})"
         self.temps += 1
         k = f"_n{self.temps}"
         return f"({k} if ({k} := {key}) >= 0 else _stop())"
@@ -159,6 +177,17 @@ class ZonesAndEffects:
                 lines += self.move(effect.args, env)
             elif kind == "flip":
                 lines += self.flip(effect.args, env)
+            elif kind == "shuffle":
+                zone = self.place(effect.args["zone"], env)
+                lines += [f"_z = {zone}", "state.rng, _mx = _fz_shuffled(state.rng, tuple(_z))", "_z[:] = _mx"]
+            elif kind == "deal":
+                lines += self.deal(effect.args, env)
+            elif kind == "pass_zones":
+                name = effect.args["zone"]
+                d, dt = self.expr(effect.args["direction"], env)
+                if self.zones.get(name) != "pzone" or dt != "int":
+                    raise Unsupported("a 'pass_zones' of something other than a zone per player")
+                lines += [f"_d = {d}", f"_n = len(z_{name})", f"z_{name}[:] = [z_{name}[(_p - _d) % _n] for _p in range(_n)]"]
             elif kind == "log":
                 text, t = self.expr(effect.args["message"], env)
                 if t not in ("str", "int"):
@@ -180,11 +209,18 @@ class ZonesAndEffects:
         self.temps += 1
         n = self.temps
         src, dst, moved = f"_src{n}", f"_dst{n}", f"_mv{n}"
+        if a["from"] is None:  # each item taken from wherever it lies
+            if a["items"] is None:
+                raise Unsupported("a move with neither items nor 'from'")
+            self.takes_anywhere = True
+            lines = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:",
+                     "    _fz_take_anywhere(_every, _it)"]
+        else:
+            from_zone = a["from"].obj.name if isinstance(a["from"], A.Index) else getattr(a["from"], "name", None)
+            lines = [f"{src} = {self.place(a['from'], env)}"]
         if a["from"] is None:
-            raise Unsupported("a move without 'from'")
-        from_zone = a["from"].obj.name if isinstance(a["from"], A.Index) else getattr(a["from"], "name", None)
-        lines = [f"{src} = {self.place(a['from'], env)}"]
-        if a["items"] is not None:
+            pass
+        elif a["items"] is not None:
             lines += [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:", f"    {src}.remove(_it)"]
         else:
             if self.rs.zones[from_zone].kind == "bag":
@@ -204,6 +240,17 @@ class ZonesAndEffects:
                   f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
                   f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
         return lines
+
+    def deal(self, a, env) -> list[str]:
+        """`deal`: a card at a time to each player in seat order, round after round, until
+        each has `count` or the source runs out (effects.e_deal)."""
+        if a["players"] is not None or self.zones.get(a["to"]) != "pzone":
+            raise Unsupported("a 'deal' to chosen players or not to a zone per player")
+        count, ct = self.expr(a["count"], env)
+        if ct != "int":
+            raise Unsupported("a deal's count that is not int")
+        face = a["face"] or self.rs.zones[a["to"]].face
+        return [f"_fz_deal(P, {self.place(a['from'], env)}, z_{a['to']}, max(0, {count}), {face!r})"]
 
     def flip(self, a, env) -> list[str]:
         face = a["face"]
@@ -240,7 +287,7 @@ class ZonesAndEffects:
         """A local the state already holds must have the type the writer gives it."""
         lines = []
         for name, t in self.locals.items():
-            lines += [f"if {name!r} in L and not _typed(L[{name!r}], {t!r}):", "    raise _KernelStop()"]
+            lines += [f"if {name!r} in L and not _fz_typed(L[{name!r}], {t!r}):", "    raise _KernelStop()"]
         return lines
 
 
@@ -254,3 +301,39 @@ def natural(k: int) -> int:
     if k >= 0:
         return k
     raise KernelStop()
+
+
+def take_anywhere(every, item) -> None:
+    """Take `item` out of the first zone holding it (by identity, else by equality)."""
+    for z in every:
+        for i, x in enumerate(z):
+            if x is item:
+                del z[i]
+                return
+    for z in every:
+        if item in z:
+            z.remove(item)
+            return
+    raise KernelStop()
+
+
+def deal(P, src: list, dests: list, n: int, face: str) -> None:
+    if not dests:
+        return
+    for _ in range(min(n, -(-len(src) // len(dests)))):
+        for d in dests:
+            if not src:
+                return
+            item = src.pop(0)
+            d.append(item)
+            pp = P.get(item.id)
+            if (pp["face"] if pp and "face" in pp else "up") != face:
+                P[item.id] = {**pp, "face": face} if pp else {"face": face}
+
+
+def prop(P, game, item, name):
+    """An item's property: written in the state, else its default (Ctx.item_prop)."""
+    if type(item) is not Item or game.rules.prop_decl(item.kind, name) is None:
+        raise KernelStop()  # not an item, or its kind lacks the property: the loop reports
+    pp = P.get(item.id)
+    return pp[name] if pp is not None and name in pp else game.prop_default(item, name)
