@@ -34,7 +34,8 @@ class ZonesAndEffects:
 
     def check_zones(self) -> None:
         rs = self.rs
-        self.zones: dict[str, str] = {}  # zone -> "zone" (global) or "pzone" (one per player)
+        self.zones: dict[str, str] = {}  # zone -> "zone" (global), "pzone" (per player), "kzone" (per key)
+        self.takes_anywhere = False  # some move has no `from`: the prologue lists every zone
         for name, decl in rs.zones.items():
             if decl.per is None:
                 self.zones[name] = "zone"
@@ -93,7 +94,7 @@ class ZonesAndEffects:
     def anywhere_prologue(self) -> list[str]:
         """Every zone's list, in the state's order, for moves without `from`; each item
         must lie in one place only, as the reference's search assumes."""
-        if not getattr(self, "takes_anywhere", False):
+        if not self.takes_anywhere:
             return []
         parts = [f"z_{n}" if shape == "zone" else (f"*z_{n}" if shape == "pzone" else f"*z_{n}.values()")
                  for n, shape in self.zones.items()]
@@ -208,38 +209,37 @@ class ZonesAndEffects:
     def move(self, a, env) -> list[str]:
         self.temps += 1
         n = self.temps
-        src, dst, moved = f"_src{n}", f"_dst{n}", f"_mv{n}"
-        if a["from"] is None:  # each item taken from wherever it lies
-            if a["items"] is None:
-                raise Unsupported("a move with neither items nor 'from'")
-            self.takes_anywhere = True
-            lines = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:",
-                     "    _fz_take_anywhere(_every, _it)"]
-        else:
-            from_zone = a["from"].obj.name if isinstance(a["from"], A.Index) else getattr(a["from"], "name", None)
-            lines = [f"{src} = {self.place(a['from'], env)}"]
-        if a["from"] is None:
-            pass
-        elif a["items"] is not None:
-            lines += [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:", f"    {src}.remove(_it)"]
-        else:
-            if self.rs.zones[from_zone].kind == "bag":
-                raise Unsupported("a draw from a bag")
-            count = "1"
-            if a["count"] is not None:
-                count, ct = self.expr(a["count"], env)
-                if ct != "int":
-                    raise Unsupported("a count that is not int")
-                count = f"max(0, {count})"
-            lines += [f"_c = {count}", f"{moved} = tuple({src}[:_c])", f"del {src}[:_c]"]
+        moved, dst = f"_mv{n}", f"_dst{n}"
+        lines = self.taken(a, env, moved, f"_src{n}")
         lines.append(f"{dst} = {self.place(a['to'], env)}")
         lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
-        to_zone = a["to"].obj.name if isinstance(a["to"], A.Index) else a["to"].name
-        face = a["face"] or self.rs.zones[to_zone].face
-        lines += [f"for _it in {moved}:", "    _pp = P.get(_it.id)",
-                  f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                  f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
-        return lines
+        face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
+        return lines + [f"for _it in {moved}:", "    _pp = P.get(_it.id)",
+                        f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
+                        f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
+
+    def taken(self, a, env, moved: str, src: str) -> list[str]:
+        """The lines that take a move's items out, into `moved`: the given items from
+        `from` (the first equal one each), or from wherever each lies, or the first
+        `count` of `from`."""
+        if a["items"] is not None:
+            take = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:"]
+            if a["from"] is None:
+                self.takes_anywhere = True
+                return take + ["    _fz_take_anywhere(_every, _it)"]
+            return [f"{src} = {self.place(a['from'], env)}", *take, f"    {src}.remove(_it)"]
+        if a["from"] is None:
+            raise Unsupported("a move with neither items nor 'from'")
+        if self.rs.zones[_zone_name(a["from"])].kind == "bag":
+            raise Unsupported("a draw from a bag")
+        count = "1"
+        if a["count"] is not None:
+            count, ct = self.expr(a["count"], env)
+            if ct != "int":
+                raise Unsupported("a count that is not int")
+            count = f"max(0, {count})"
+        return [f"{src} = {self.place(a['from'], env)}", f"_c = {count}", f"{moved} = tuple({src}[:_c])",
+                f"del {src}[:_c]"]
 
     def deal(self, a, env) -> list[str]:
         """`deal`: a card at a time to each player in seat order, round after round, until
@@ -337,3 +337,8 @@ def prop(P, game, item, name):
         raise KernelStop()  # not an item, or its kind lacks the property: the loop reports
     pp = P.get(item.id)
     return pp[name] if pp is not None and name in pp else game.prop_default(item, name)
+
+
+def _zone_name(place) -> str:
+    """The zone a place (`zone` or `zone[key]`) names; `place` checked its shape."""
+    return place.obj.name if isinstance(place, A.Index) else place.name
