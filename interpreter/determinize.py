@@ -191,14 +191,16 @@ class _Builder:
                  if isinstance(face, dict)]
         if sided:
             fits = self._fits(pool, {sig for *_, sig in sided})
-            taken: set = set()
-            for place, i, kind, face, sig in sorted(sided, key=lambda h: len(fits[h[4]])):
-                free = [item for item in fits[sig] if item.id not in taken]
-                if not free:
-                    raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
-                item = free[self.rng.randrange(len(free))]
-                taken.add(item.id)
+            order = sorted(range(len(sided)), key=lambda h: len(fits[sided[h][4]]))
+            owner = _match([fits[sided[h][4]] for h in range(len(sided))], order, self.rng)
+            for h, item in owner.items():
+                place, i, kind, face, _ = sided[h]
                 placed[place][i] = (item, face)
+            unmatched = [h for h in order if h not in owner]
+            if unmatched:
+                place, i, kind, face, _ = sided[unmatched[0]]
+                raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
+            taken = {item.id for item in owner.values()}
             for kind in pool:
                 pool[kind] = [item for item in pool[kind] if item.id not in taken]
         for place, i, (kind, face) in hidden:
@@ -333,3 +335,35 @@ def _resolve(value, by_handle: dict, unplaced: list):
             return {"$item": item.id}
         return {k: _resolve(v, by_handle, unplaced) for k, v in value.items()}
     return value
+
+
+def _match(candidates: list, order: list, rng) -> dict:
+    """Slot -> item, each item used once, as many slots filled as can be: each slot (in
+    `order`) takes a free candidate at random, and when none is free, an augmenting path
+    moves earlier slots to other candidates that fit them (Kuhn's algorithm).  Picking
+    at random first keeps the samples varied; the paths make a greedy dead end (two slots
+    that fit only the item a third one took) no reason to fail."""
+    holder: dict = {}  # item id -> slot
+    owner: dict = {}  # slot -> item
+
+    def augment(slot, visited) -> bool:
+        options = list(candidates[slot])
+        rng.shuffle(options)
+        for item in options:
+            if item.id in visited:
+                continue
+            visited.add(item.id)
+            other = holder.get(item.id)
+            if other is None or augment(other, visited):
+                holder[item.id], owner[slot] = slot, item
+                return True
+        return False
+
+    for slot in order:
+        free = [item for item in candidates[slot] if item.id not in holder]
+        if free:
+            item = free[rng.randrange(len(free))]
+            holder[item.id], owner[slot] = slot, item
+        else:
+            augment(slot, set())
+    return owner

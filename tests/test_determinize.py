@@ -3,9 +3,11 @@ their observation alone, for every shipped ruleset (seeded loops over random gam
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.determinize import DeterminizeError, Observation, determinize
+from meeple.interpreter.determinize import DeterminizeError, Observation, _match, determinize
 from meeple.interpreter.knowledge import WHOLE, Namer
 
 
@@ -152,3 +154,34 @@ def test_an_observation_is_its_players_and_names_only_the_games_items():
     forged = Observation(0, view, seen.flow, seen.bookkeeping, seen.backs)
     with pytest.raises(DeterminizeError, match="'P99', which is no item of goofspiel"):
         determinize(game, forged, random.Random(0))
+
+
+class _Card:
+    def __init__(self, name):
+        self.id = name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_two_sided_cards_are_matched_to_the_sides_they_show_whenever_a_matching_exists(data):
+    """Slots that each show a side fit some of the unseen cards; whenever some assignment
+    fills every slot with a different card, the sampler finds one, whatever it picks first
+    (a random first pick can take the only card two other slots fit)."""
+    cards = [_Card(f"c{i}") for i in range(data.draw(st.integers(1, 6)))]
+    hidden = data.draw(st.permutations(cards))  # a real assignment: slot k holds hidden[k]
+    slots = data.draw(st.integers(1, len(cards)))
+    candidates = [[hidden[k], *data.draw(st.lists(st.sampled_from(cards), max_size=3))] for k in range(slots)]
+    candidates = [list({c.id: c for c in fit}.values()) for fit in candidates]
+    order = sorted(range(slots), key=lambda k: len(candidates[k]))
+    owner = _match(candidates, order, random.Random(data.draw(st.integers(0, 1000))))
+    assert sorted(owner) == list(range(slots))
+    assert len({owner[k].id for k in owner}) == slots
+    assert all(owner[k] in candidates[k] for k in owner)
+
+
+def test_a_slot_filled_first_gives_up_the_only_card_a_later_one_fits():
+    a, b = _Card("a"), _Card("b")
+    # Slot 0 fits a or b and is filled first; slot 1 fits only a, so slot 0 must end with b.
+    for seed in range(20):
+        owner = _match([[a, b], [a]], [0, 1], random.Random(seed))
+        assert (owner[0].id, owner[1].id) == ("b", "a")
