@@ -109,12 +109,23 @@ class _Builder:
         state.ending, state.end_reason, state.phase = flow["ending"], flow["end_reason"], flow["phase"]
         state.move_count, state.log = flow["move_count"], tuple(flow["log"])
         state.rng = chance.seed_state(self.rng.getrandbits(63))
-        named, slots = self._read_zones()
-        placed = self._fill(named, slots)
+        named, slots, placed = self._fill()
         state.zones = self._zones_from(placed)
         by_handle = {handle_text((name, key, i)): item
                      for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)}
-        self.decode = lambda v: from_plain(_resolve(v, by_handle, self._unplaced), self.rules.items)
+        decoded = self.game._determinize_plan[-1]  # view value (by id) -> itself decoded, if no handle is in it
+        items = self.rules.items
+
+        def decode(v):
+            hit = decoded.get(id(v))
+            if hit is not None:
+                return hit[0]
+            if _has_handle(v):
+                return from_plain(_resolve(v, by_handle, self._unplaced), items)
+            out = from_plain(v, items)
+            decoded[id(v)] = (out,)
+            return out
+        self.decode = decode
         state.props = self._props(placed)
         state.vars = self._vars()
         view = self.seen.view
@@ -125,9 +136,11 @@ class _Builder:
     # -- zones ------------------------------------------------------------------------------
     def _read_zones(self):
         """Each group's slots as the view shows them: an Item where it names one, else
-        (kind, what shows: a side's fields, "?" face down in sight, or None unseen)."""
+        (kind, what shows: a side's fields, "?" face down in sight, or None unseen); and
+        the groups whose order the view does not show (shuffled in each sample)."""
         named: set = set()
         slots: dict = {}
+        mixed: list = []
         for name, key, _ in _groups_of(self.game, self.initial_zones):
             shown = self._view_of(name, key)
             backs = self.seen.backs.get((name, key), ())
@@ -135,7 +148,7 @@ class _Builder:
             if _count_only(decl, key, self.viewer):
                 known = [self._item(i) for i in shown.get("known", ())]
                 group = known + [(kind, None) for kind in backs]
-                self.rng.shuffle(group)
+                mixed.append((name, key))
             else:
                 entries = self._entries(shown)
                 kinds = dict(backs)
@@ -149,7 +162,7 @@ class _Builder:
                         raise DeterminizeError(f"{handle_text((name, key, i))} is hidden but has no back")
             named.update(s.id for s in group if isinstance(s, Item))
             slots[(name, key)] = group
-        return named, slots
+        return named, slots, mixed
 
     def _view_of(self, name, key):
         zone = self.seen.view["zones"][name]
@@ -172,44 +185,59 @@ class _Builder:
         except KeyError:
             raise DeterminizeError(f"the view names '{item_id}', which is no item of {self.game.name}") from None
 
-    def _fill(self, named, slots) -> dict:
-        """Deal the items nobody named to the hidden slots; the slots that show a side
-        first, fewest candidates first, each from the items printed that way."""
-        in_play = self._in_play()
+    def _fill(self):
+        """(named, slots, placed): the items nobody named dealt to the hidden slots; the
+        slots that show a side first, fewest candidates first, each from the items printed
+        that way.  What follows from the observation alone is worked out once for it (a
+        search samples one observation many times); each call only draws."""
+        plan = self.game.__dict__.get("_determinize_plan")
+        if plan is None or plan[0] is not self.seen:
+            plan = self.game._determinize_plan = (self.seen, *self._plan(), {})
+        _, named, slots, mixed, pool, sided, fits, order, _ = plan
+        self._unplaced = self.game._out_of_play_items
+        rng = self.rng
+        placed = {place: list(group) for place, group in slots.items()}
+        for place in mixed:
+            rng.shuffle(placed[place])
+        pool = {kind: list(items) for kind, items in pool.items()}
+        if sided:
+            owner = _match([fits[sided[h][4]] for h in range(len(sided))], order, rng)
+            unmatched = [h for h in order if h not in owner]
+            if unmatched:
+                place, i, kind, face, _ = sided[unmatched[0]]
+                raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
+            for h, item in owner.items():
+                place, i, kind, face, _ = sided[h]
+                placed[place][i] = (item, face)
+            taken = {item.id for item in owner.values()}
+            for kind in pool:
+                pool[kind] = [item for item in pool[kind] if item.id not in taken]
+        for items in pool.values():
+            rng.shuffle(items)
+        for place, group in placed.items():
+            for i, slot in enumerate(group):
+                if type(slot) is tuple and not isinstance(slot[1], dict) and type(slot[0]) is str:
+                    kind, face = slot
+                    if not pool.get(kind):
+                        raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
+                    group[i] = (pool[kind].pop(), face)
+        return named, slots, placed
+
+    def _plan(self):
+        named, slots, mixed = self._read_zones()
         pool: dict = defaultdict(list)
-        for item in in_play:
+        for item in self._in_play():
             if item.id not in named:
                 pool[item.kind].append(item)
         hidden = [(place, i, slot) for place, group in slots.items() for i, slot in enumerate(group)
                   if not isinstance(slot, Item)]
         if sum(map(len, pool.values())) != len(hidden):
             raise DeterminizeError(f"{len(hidden)} hidden places but {sum(map(len, pool.values()))} unseen items")
-        placed = {place: list(group) for place, group in slots.items()}
-        for items in pool.values():
-            self.rng.shuffle(items)
         sided = [(place, i, kind, face, self._printed(kind, face)) for place, i, (kind, face) in hidden
                  if isinstance(face, dict)]
-        if sided:
-            fits = self._fits(pool, {sig for *_, sig in sided})
-            order = sorted(range(len(sided)), key=lambda h: len(fits[sided[h][4]]))
-            owner = _match([fits[sided[h][4]] for h in range(len(sided))], order, self.rng)
-            for h, item in owner.items():
-                place, i, kind, face, _ = sided[h]
-                placed[place][i] = (item, face)
-            unmatched = [h for h in order if h not in owner]
-            if unmatched:
-                place, i, kind, face, _ = sided[unmatched[0]]
-                raise DeterminizeError(f"no unseen {kind} shows {face} at {handle_text((*place, i))}")
-            taken = {item.id for item in owner.values()}
-            for kind in pool:
-                pool[kind] = [item for item in pool[kind] if item.id not in taken]
-        for place, i, (kind, face) in hidden:
-            if isinstance(face, dict):
-                continue
-            if not pool[kind]:
-                raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
-            placed[place][i] = (pool[kind].pop(), face)
-        return placed
+        fits = self._fits(pool, {sig for *_, sig in sided}) if sided else {}
+        order = sorted(range(len(sided)), key=lambda h: len(fits[sided[h][4]]))
+        return named, slots, mixed, dict(pool), sided, fits, order
 
     def _in_play(self) -> list:
         """The items in zones, by id: the same in every state (an item enters play only
@@ -239,10 +267,15 @@ class _Builder:
         wanted: dict = defaultdict(list)
         for sig in printed:
             wanted[(sig[0], sig[1])].append(sig)
+        # An item's fields never change: what it prints on a side is worked out once per game.
+        known = self.game.__dict__.setdefault("_printed_sides", {})
         for (kind, side), sigs in wanted.items():
-            fields = [f for f, _ in sigs[0][2]]
+            fields = tuple(f for f, _ in sigs[0][2])
             for item in pool[kind]:
-                sig = (kind, side, tuple((f, _hashable(item.fields.get(f))) for f in fields))
+                sig = known.get((item.id, side, fields))
+                if sig is None:
+                    sig = known[(item.id, side, fields)] = (
+                        kind, side, tuple((f, _hashable(item.fields.get(f))) for f in fields))
                 if sig in fits:
                     fits[sig].append(item)
         return fits
@@ -318,6 +351,14 @@ def _hashable(value):
     if isinstance(value, dict):
         return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
     return value
+
+
+def _has_handle(value) -> bool:
+    if isinstance(value, list):
+        return any(_has_handle(v) for v in value)
+    if isinstance(value, dict):
+        return "$hidden" in value or any(_has_handle(v) for v in value.values())
+    return False
 
 
 def _resolve(value, by_handle: dict, unplaced: list):
