@@ -66,8 +66,9 @@ class Node:
 def rewards(game, state) -> list:
     """Each player's reward in [0, 1]: at the end, the declared winners (1, the others 0;
     nobody or everybody: 0.5 each), or without a winners rule, the ranks (each other
-    player beaten counts 1, each tie 0.5, over n - 1).  Before the end, the ranks by the
-    standings; rules that cannot be scored mid-game give everyone 0.5."""
+    player beaten counts 1, each tie 0.5, over n - 1).  Before the end, the margins of the
+    ruleset's estimate where it has one (`margins`), else the ranks by the standings;
+    rules that cannot be scored mid-game give everyone 0.5."""
     n = game.player_count
     try:
         out = game.outcome(state) if state.over else game.standings(state)
@@ -80,9 +81,21 @@ def rewards(game, state) -> list:
         return [1.0 if p in winners else 0.0 for p in range(n)]
     if n == 1:
         return [1.0 if out.ranks[0] == 1 else 0.0]
+    if not state.over and out.estimates and all(type(e) is int for e in out.estimates):
+        return margins(out.estimates)
     ranks = out.ranks
     return [sum(1.0 if ranks[p] < ranks[q] else 0.5 if ranks[p] == ranks[q] else 0.0
                 for q in range(n) if q != p) / (n - 1) for p in range(n)]
+
+
+def margins(values) -> list:
+    """Each player's lead over each other player, as a share of what the two hold between
+    them, mapped to [0, 1] and averaged: 0.5 + (a - b) / (2 (|a| + |b| + 1)).  A rank says
+    nothing of a lead that grew but overtook nobody; this does, and needs no scale of
+    the game's own (10 points ahead at 20 each is more than at 200 each)."""
+    n = len(values)
+    return [sum(0.5 + (a - b) / (2 * (abs(a) + abs(b) + 1)) for q, b in enumerate(values) if q != p) / (n - 1)
+            for p, a in enumerate(values)]
 
 
 class Search:

@@ -480,7 +480,8 @@ def build_scoring(r: Reader, value) -> Scoring | None:
     return Scoring(r.expr(node["score"], "the score", node.span) if "score" in node else None,
                    [r.expr(t, "a tie-breaker", node.span) for t in r.sequence(node.get("tiebreak"), "tiebreak")],
                    r.expr(node["winners"], "the winners", node.span) if "winners" in node else None,
-                   node.span, rule_of(r, node))
+                   node.span, rule_of(r, node),
+                   r.expr(node["estimate"], "the estimate", node.span) if "estimate" in node else None)
 
 
 def build_define(r: Reader, name: str, value) -> DefineDecl | None:

@@ -208,6 +208,7 @@ class Scoring:
     winners: Expr | None
     span: Span
     rule: str | None = None
+    estimate: Expr | None = None  # how far ahead a player is before the end (search bots)
 
 
 @dataclass

@@ -204,3 +204,5 @@ def all_sites(rs: Ruleset, scope: Scope) -> Iterator[Site]:
                 yield Site(t, player_scope, "value", "a tie-breaker")
         if rs.scoring.winners is not None:
             yield Site(rs.scoring.winners, scope, "list", "the winners")
+        if rs.scoring.estimate is not None:
+            yield Site(rs.scoring.estimate, player_scope, "value", "the estimate")

@@ -183,6 +183,7 @@ class Rules:
         self.score_fn = self.expr(sc.score, pscope) if sc and sc.score is not None else None
         self.tiebreak_fns = [self.expr(t, pscope) for t in (sc.tiebreak if sc else [])]
         self.winners_fn = self.expr(sc.winners, self.scope) if sc and sc.winners is not None else None
+        self.estimate_fn = self.expr(sc.estimate, pscope) if sc and sc.estimate is not None else None
 
     def _compile_initials(self):
         from meeple.dsl.expr_ast import names_read

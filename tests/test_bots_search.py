@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from meeple.bots import ISMCTSBot, MCTSBot, Seat, bot_move, make_bot, parse_bot_spec
+from meeple.bots import BotSpecError, ISMCTSBot, MCTSBot, Seat, bot_move, make_bot, parse_bot_spec
 from meeple.bots.search import rewards
 from meeple.interpreter import load_game
 
@@ -157,3 +157,66 @@ def test_the_python_example_in_docs_bots_runs():
             exec(compile(block, "docs/bots.md", "exec"), {})
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 and lines[0].startswith("(")
+
+
+@pytest.mark.parametrize("text, depth, exploration", [
+    ("ismcts:200:depth=30", 30, 0.7), ("mcts:depth=5:c=1.4", 5, 1.4), ("mcts:1.5s:c=0.5", 200, 0.5),
+])
+def test_a_spec_sets_the_playout_depth_and_the_exploration(text, depth, exploration):
+    spec = parse_bot_spec(text)
+    assert str(spec) == text
+    bot = make_bot(spec, seed=1)
+    assert (bot.depth, bot.exploration) == (depth, exploration)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("mcts:200:depth=0", "depth must be a whole number"), ("mcts:10:depth=x", "depth must be"),
+    ("ismcts:c=-1", "c must be a number above 0"), ("mcts:zz=1", "'zz=1' is no setting of the mcts bot"),
+    ("random:depth=3", "the random bot takes no settings"),
+])
+def test_a_bad_setting_says_what_is_wrong(text, words):
+    with pytest.raises(BotSpecError, match=words):
+        parse_bot_spec(text)
+
+
+ESTIMATED = """
+game: {name: race, players: 2}
+variables:
+  points: {per: player, type: int, initial: 0}
+  track: {per: player, type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [run, cash]}]
+    while: "true"
+actions:
+  run: {effects: [{set: "track[player] += 1"}]}
+  cash: {effects: [{set: ["points[player] += track[player] // 2", "track[player] = 0"]}]}
+end:
+  - when: "any(points[p] >= 2 for p in players())"
+scoring:
+  score: "points[player]"
+  estimate: "2 * points[player] + track[player]"
+"""
+
+
+def test_a_search_cut_short_ranks_by_the_rulesets_estimate_and_the_end_by_the_score(tmp_path):
+    from ruleset_support import write_ruleset
+    game = load_game(write_ruleset(tmp_path, ESTIMATED, "race"))
+    state = play(game, game.new_state(0), ["run"] * 9)  # tracks 5 and 4, no points yet
+    assert game.standings(state).scores == (0, 0)
+    assert game.standings(state).ranks == (1, 2) and game.standings(state).estimates == (5, 4)
+    # Cut short, the reward is the margin of the estimates: 0.5 + (5 - 4) / (2 * (5 + 4 + 1)).
+    assert rewards(game, state) == pytest.approx([0.55, 0.45])
+    state = game.apply(state, "cash")  # player 1 cashes 4 // 2 = 2 points: the end
+    assert state.over
+    assert game.standings(state).scores == (0, 2) and game.standings(state).ranks == (2, 1)
+    assert game.standings(state).estimates == () and rewards(game, state) == [0.0, 1.0]
+
+
+def test_margins_grow_with_the_lead_and_share_out_evenly():
+    from meeple.bots.search import margins
+    assert margins([3, 3, 3]) == [0.5, 0.5, 0.5]
+    small, big = margins([11, 10]), margins([20, 10])
+    assert small[0] < big[0] and sum(small) == pytest.approx(1.0) and sum(big) == pytest.approx(1.0)
+    assert all(0 <= r <= 1 for r in margins([-50, 0, 1000]))

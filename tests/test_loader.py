@@ -97,6 +97,8 @@ def test_a_folder_ruleset_loads_and_runs(tmp_path):
      "actions: {a: {require: ['options.fats']}}\n", "N305", 3, 34),
     ("game: {name: x, players: 2}\nflow: [{choose: [a]}]\nactions: {a: {require: [\"options['x']\"]}}\n",
      "N305", 3, 34),
+    ("game: {name: x, players: 2}\nflow: [{choose: [a]}]\nactions: {a: {}}\nscoring: {estimate: 'gold[player]'}\n",
+     "N301", 4, 22),
 ])
 def test_single_error_positions(tmp_path, text, code, line, col):
     f = tmp_path / "g.yaml"

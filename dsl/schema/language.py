@@ -291,6 +291,7 @@ SCORING = Record("the scoring section", (
     Key("score", Expression(), doc="each player's score"),
     Key("tiebreak", ListOf(Expression(), label="a list of expressions"), doc="tie-breakers, in order"),
     Key("winners", Expression(), doc="the winners (default: every player ranked first)"),
+    Key("estimate", Expression(), doc="each player's standing before the end, for a search that stops a playout short"),
     RULE,
 ))
 
