@@ -34,8 +34,20 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
+    """Fisher-Yates with `below(state, i + 1)` for i from the end; next_u64 and below are
+    written out in the loop (a shuffle of a deck is a hot path of setup and playouts)."""
     out = list(items)
+    two64 = 1 << 64
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = two64 - two64 % n
+        while True:
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return state, tuple(out)

@@ -99,7 +99,7 @@ class ZonesAndEffects:
         parts = [f"z_{n}" if shape == "zone" else (f"*z_{n}" if shape == "pzone" else f"*z_{n}.values()")
                  for n, shape in self.zones.items()]
         return [f"if tuple(Z) != {tuple(self.zones)!r}:", "    raise _KernelStop()",
-                f"_every = ({''.join(x + ', ' for x in parts)})",
+                f"_every = ({''.join(x + ', ' for x in parts)})", "_where = {}",
                 "if len({id(_x) for _z in _every for _x in _z}) != sum(map(len, _every)):", "    raise _KernelStop()"]
 
     def zone_epilogue(self) -> list[str]:
@@ -214,7 +214,9 @@ class ZonesAndEffects:
         lines.append(f"{dst} = {self.place(a['to'], env)}")
         lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
-        return lines + [f"for _it in {moved}:", "    _pp = P.get(_it.id)",
+        # Where a moved item went, for a later move without `from` to look first.
+        return lines + [f"for _it in {moved}:", *(["    _where[_it.id] = " + dst] if self.takes_anywhere else []),
+                        "    _pp = P.get(_it.id)",
                         f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
                         f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
 
@@ -226,7 +228,7 @@ class ZonesAndEffects:
             take = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:"]
             if a["from"] is None:
                 self.takes_anywhere = True
-                return take + ["    _fz_take_anywhere(_every, _it)"]
+                return take + ["    _fz_take_anywhere(_every, _where, _it)"]
             return [f"{src} = {self.place(a['from'], env)}", *take, f"    {src}.remove(_it)"]
         if a["from"] is None:
             raise Unsupported("a move with neither items nor 'from'")
@@ -303,8 +305,16 @@ def natural(k: int) -> int:
     raise KernelStop()
 
 
-def take_anywhere(every, item) -> None:
-    """Take `item` out of the first zone holding it (by identity, else by equality)."""
+def take_anywhere(every, where: dict, item) -> None:
+    """Take `item` out of the first zone holding it (by identity, else by equality).
+    `where` is a hint: the list a move of the playout last put the item in, looked at
+    first; a stale entry only costs the full search (each item lies in one place)."""
+    z = where.get(item.id)
+    if z is not None:
+        for i, x in enumerate(z):
+            if x is item:
+                del z[i]
+                return
     for z in every:
         for i, x in enumerate(z):
             if x is item:
