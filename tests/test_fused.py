@@ -247,3 +247,61 @@ def test_the_tier_replaces_no_helper_of_the_other_generated_code(name):
     assert build_fused(game.rules) is not None
     after = game.rules.module.ns
     assert [k for k in before if after[k] is not before[k] and k != "FUSED"] == []
+
+
+SHIFTING = """
+game: {name: shifting, players: 2}
+components:
+  card:
+    fields: {n: int}
+    generate: {n: {from: 1, to: 30}}
+    id: "C{n}"
+zones:
+  deck: {kind: stack, visibility: none, initial: "items('card')"}
+  hand: {per: player, kind: hand, visibility: owner}
+  table: {kind: row, visibility: all}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 4}
+flow:
+  - loop:
+      - chance: drawn
+        from: "deck"
+      - effects:
+          # The draw's index is stale once another card left the deck before it.
+          - if: "drawn.n % 2 == 0 and top(deck).n != drawn.n"
+            then:
+              - move: {from: deck, to: table, at: bottom}
+          - move: {items: drawn, from: deck, to: "hand[0]"}
+      - turns: "players()"
+        do: [{choose: [play]}]
+    while: "len(deck) > 2"
+actions:
+  play:
+    params: {card: "hand[player]"}
+    effects:
+      # A card put on top of the hand first shifts the chosen card's place in it.
+      - if: "card.n % 3 == 0 and len(deck) > 0"
+        then:
+          - move: {from: deck, to: "hand[player]"}
+      - move: {items: card, from: "hand[player]", to: table}
+scoring:
+  score: "sum(c.n for c in table) * 0 + len(hand[player])"
+"""
+
+
+def test_an_item_drawn_by_index_is_taken_by_index_only_where_it_still_lies(tmp_path):
+    """A decision over one plain list and a chance draw note the index they drew; the
+    move that takes the item deletes it there when it is still there, and otherwise
+    searches the list (an earlier effect moved another item in or out first)."""
+    game = load_game(write_ruleset(tmp_path, SHIFTING, "shifting"), backend="compiled")
+    assert unsupported(game.rules) is None
+    for seed in range(120):
+        start = game.new_state(seed)
+        fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+        fast = game.playout(start, rng=fast_rng)
+        loop = game.playout(start, policy=_loop, rng=loop_rng)
+        assert fast.to_data() == loop.to_data(), f"seed {seed}"
+    assert game.kernel_fallbacks == 0
+    assert "_org_seq, _org_i = _seq, i" in game.rules.source()  # both draws noted their index
+    assert "_org_seq, _org_i = _o, _z % _n" in game.rules.source()

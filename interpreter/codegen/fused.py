@@ -182,7 +182,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit("def FUSED(game, state, below, limit, played, drawn):")
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
-                     *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0"]:
+                     *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
+                     "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
         emit("    while True:")
         emit(f"        if steps > {_STEP_LIMIT}:")
@@ -241,7 +242,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                     f"    _z = ((_r ^ (_r >> 30)) * {0xBF58476D1CE4E5B9}) & {rng.MASK}",
                     f"    _z = ((_z ^ (_z >> 27)) * {0x94D049BB133111EB}) & {rng.MASK}",
                     "    _z ^= _z >> 31", "    if _z < _lim:", "        break",
-                    "state.rng = _r", f"L[{p.var!r}] = _o[_z % _n]", f"pc = {p.next}"]
+                    "state.rng = _r", "_org_seq, _org_i = _o, _z % _n", f"L[{p.var!r}] = _o[_org_i]", f"pc = {p.next}"]
         if p.code == ASSIGN and p.var.startswith("__list") and t.startswith("list:"):
             return [f"L[{p.var!r}] = tuple({text})", f"pc = {p.next}"]
         if p.code == ASSIGN and p.var.startswith("__loop") and t == "int":
@@ -392,11 +393,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                      "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
                      "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
                      "i = below(n)", "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
-                     f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)"]
+                     f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)", "_org_seq, _org_i = _seq, i"]
         else:
             lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
                      "if played >= limit:", "    break", "i = below(len(_seq))", "drawn.append(i)",
-                     f"a_{name} = _seq[i]"]
+                     f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
         if p.kind == "simultaneous":

@@ -223,8 +223,17 @@ class ZonesAndEffects:
     def taken(self, a, env, moved: str, src: str) -> list[str]:
         """The lines that take a move's items out, into `moved`: the given items from
         `from` (the first equal one each), or from wherever each lies, or the first
-        `count` of `from`."""
+        `count` of `from`.  A decision or a chance draw that picked its item by index
+        notes the list and the index (`_org_seq`, `_org_i`): where the item is still
+        there, it is deleted by index, without comparing it to the items before it (an
+        item lies in one place, so it is the first equal one)."""
         if a["items"] is not None:
+            if a["from"] is not None and isinstance(a["items"], A.Name):
+                text, t = self.expr(a["items"], env)
+                if t == "item":  # one item, maybe the one just drawn by index from this list
+                    return [f"{src} = {self.place(a['from'], env)}", f"{moved} = ({text},)",
+                            f"if {src} is _org_seq and _org_i < len({src}) and {src}[_org_i] is {moved}[0]:",
+                            f"    del {src}[_org_i]", "else:", f"    {src}.remove({moved}[0])"]
             take = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:"]
             if a["from"] is None:
                 self.takes_anywhere = True
