@@ -113,7 +113,8 @@ class _Builder:
         state.zones = self._zones_from(placed)
         by_handle = {handle_text((name, key, i)): item
                      for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)}
-        decoded = self.game._determinize_plan[-1]  # view value (by id) -> itself decoded, if no handle is in it
+        self.memo = self.game._determinize_plan[-1]  # what this observation's samples share
+        decoded = self.memo["decoded"]  # view value (by id) -> itself decoded, if no handle is in it
         items = self.rules.items
 
         def decode(v):
@@ -192,7 +193,7 @@ class _Builder:
         search samples one observation many times); each call only draws."""
         plan = self.game.__dict__.get("_determinize_plan")
         if plan is None or plan[0] is not self.seen:
-            plan = self.game._determinize_plan = (self.seen, *self._plan(), {})
+            plan = self.game._determinize_plan = (self.seen, *self._plan(), {"decoded": {}})
         _, named, slots, mixed, pool, sided, fits, order, _ = plan
         self._unplaced = self.game._out_of_play_items
         rng = self.rng
@@ -296,7 +297,12 @@ class _Builder:
 
     # -- properties, variables -------------------------------------------------------------------
     def _props(self, placed) -> dict:
-        props = {item_id: {k: self.decode(v) for k, v in p.items()} for item_id, p in self.seen.view["props"].items()}
+        shown = self.memo.get("props")  # the view's properties decoded, when no handle is in them
+        if shown is None:
+            shown = {item_id: {k: self.decode(v) for k, v in p.items()} for item_id, p in self.seen.view["props"].items()}
+            if not _has_handle(self.seen.view["props"]):
+                self.memo["props"] = shown
+        props = dict(shown)  # each entry is replaced, never changed, below and in play
         for (name, _), group in placed.items():
             for slot in group:
                 if isinstance(slot, Item):
@@ -334,14 +340,17 @@ class _Builder:
 
     def _mark_seen(self, state, named):
         """An item the view names but that lies where only a `reveal` shows it: the viewer
-        is among those it was revealed to."""
-        namer = Namer(self.game, state, self.viewer)
-        for item_id in sorted(named):
-            item = self.rules.items[item_id]
-            if namer.sight(item) != WHOLE:
-                props = dict(state.props.get(item_id, {}))
-                props["seen_by"] = tuple(sorted({*props.get("seen_by", ()), self.viewer}))
-                state.props[item_id] = props
+        is among those it was revealed to.  The named items lie where the view shows them in
+        every sample, so which ones these are is worked out at the first."""
+        marks = self.memo.get("marks")
+        if marks is None:
+            namer = Namer(self.game, state, self.viewer)
+            marks = self.memo["marks"] = [item_id for item_id in sorted(named)
+                                          if namer.sight(self.rules.items[item_id]) != WHOLE]
+        for item_id in marks:
+            props = dict(state.props.get(item_id, {}))
+            props["seen_by"] = tuple(sorted({*props.get("seen_by", ()), self.viewer}))
+            state.props[item_id] = props
 
 
 def _hashable(value):
