@@ -194,12 +194,10 @@ class _Builder:
         plan = self.game.__dict__.get("_determinize_plan")
         if plan is None or plan[0] is not self.seen:
             plan = self.game._determinize_plan = (self.seen, *self._plan(), {"decoded": {}})
-        _, named, slots, mixed, pool, sided, fits, order, _ = plan
+        _, named, slots, mixed, pool, sided, fits, order, settled, _ = plan
         self._unplaced = self.game._out_of_play_items
         rng = self.rng
         placed = {place: list(group) for place, group in slots.items()}
-        for place in mixed:
-            rng.shuffle(placed[place])
         pool = {kind: list(items) for kind, items in pool.items()}
         if sided:
             owner = _match([fits[sided[h][4]] for h in range(len(sided))], order, rng)
@@ -213,8 +211,9 @@ class _Builder:
             taken = {item.id for item in owner.values()}
             for kind in pool:
                 pool[kind] = [item for item in pool[kind] if item.id not in taken]
-        for items in pool.values():
-            rng.shuffle(items)
+        for kind, items in pool.items():
+            if kind not in settled:
+                rng.shuffle(items)
         for place, group in placed.items():
             for i, slot in enumerate(group):
                 if type(slot) is tuple and not isinstance(slot[1], dict) and type(slot[0]) is str:
@@ -222,6 +221,8 @@ class _Builder:
                     if not pool.get(kind):
                         raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
                     group[i] = (pool[kind].pop(), face)
+        for place in mixed:  # a group whose order the view does not show: any order, uniformly
+            rng.shuffle(placed[place])
         return named, slots, placed
 
     def _plan(self):
@@ -238,7 +239,13 @@ class _Builder:
                  if isinstance(face, dict)]
         fits = self._fits(pool, {sig for *_, sig in sided}) if sided else {}
         order = sorted(range(len(sided)), key=lambda h: len(fits[sided[h][4]]))
-        return named, slots, mixed, dict(pool), sided, fits, order
+        # Kinds whose unseen items all go to one group that is shuffled after the deal: which
+        # items go there is settled, and that shuffle orders them, so their pool needs none.
+        places: dict = defaultdict(set)
+        for place, i, (kind, face) in hidden:
+            places[kind].add(place if not isinstance(face, dict) else None)
+        settled = {kind for kind, where in places.items() if len(where) == 1 and next(iter(where)) in mixed}
+        return named, slots, mixed, dict(pool), sided, fits, order, settled
 
     def _in_play(self) -> list:
         """The items in zones, by id: the same in every state (an item enters play only
@@ -297,6 +304,7 @@ class _Builder:
 
     # -- properties, variables -------------------------------------------------------------------
     def _props(self, placed) -> dict:
+        self._zone_faces = self.memo.setdefault("zone faces", {})
         shown = self.memo.get("props")  # the view's properties decoded, when no handle is in them
         if shown is None:
             shown = {item_id: {k: self.decode(v) for k, v in p.items()} for item_id, p in self.seen.view["props"].items()}
@@ -316,8 +324,9 @@ class _Builder:
         shows, face down where it is in sight, the zone's face where it is not."""
         if face == "?":
             return {"face": "down"}
-        if face is None:
-            return {"face": decl.face} if decl.face else {}
+        if face is None:  # one dict per zone, shared: properties are replaced, never changed
+            return self._zone_faces.get(decl.face) or self._zone_faces.setdefault(
+                decl.face, {"face": decl.face} if decl.face else {})
         sides = self.rules.sides[item.kind]
         shown = set(sides.shown.get(face["side"], sides.common))
         out = {k: self.decode(v) for k, v in face.items() if k != "side" and k not in shown}
