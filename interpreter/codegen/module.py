@@ -208,6 +208,9 @@ class GeneratedModule:
                                                                          if pure else "")]
         lines.append(f"def {ident}(ctx{args}):")
         memo_key = None
+        reads = None if pure else self.state_memo_reads(name)
+        if reads is not None:  # the last value for these arguments, while what it read is unchanged
+            lines += self.state_memo_lookup(name, list(params.values()), *reads)
         if pure:  # a value already known costs nothing: no call is made
             flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
             memo_key = f"({name!r}, {''.join(p + ', ' for p in params.values())})" if params else repr(name)
@@ -229,15 +232,86 @@ class GeneratedModule:
                       f"            _v = _refdef(ctx, {name!r}, ({''.join(p + ', ' for p in params.values())}))"]
             if pure:
                 lines += [f"        if {flat}:", f"            M[{memo_key}] = _v"]
+            if reads is not None:
+                lines += ["        if _sk is not None:", "            _SM[_sk] = (_sa, _si, _v)"]
             lines += ["        return _v", "    finally:", "        ctx.call_depth = _d"]
         else:
             lines += self.body(unit, code, "_v = {}")
             lines += ["    except Exception:", "        ctx.cost = _c", f"        _v = _refdef(ctx, {name!r}, ())"]
             if pure:
                 lines.append(f"    M[{memo_key}] = _v")
+            if reads is not None:
+                lines += ["    if _sk is not None:", "        _SM[_sk] = (_sa, _si, _v)"]
             lines.append("    return _v")
         self.add("\n".join(lines), ident)
         return ident
+
+    def state_memo_reads(self, name: str):
+        """(variables, zones) a definition reads, through the definitions it calls, when its
+        value depends on nothing else (its arguments, the game, those containers) and it
+        walks a list, so that remembering it pays; else None.  States never change a
+        container in place, so the same containers (by identity) give the same value."""
+        decl = self.rs.defines[name]
+        if not any(isinstance(n, (A.ListComp, A.MapComp, A.Generator)) for n in A.walk(decl.expr)):
+            return None
+        variables, zones, guarded = set(), set(), set()
+        seen, todo = {name}, [decl]
+        while todo:
+            d = todo.pop()
+            for n in A.walk(d.expr):
+                if isinstance(n, A.Member) and n.name not in self._fields_only and n.name not in ("id", "kind"):
+                    # `p.name` on the definition's own parameter reads no state unless the
+                    # argument is an item (checked at the call); anything else may read a property
+                    if d is decl and isinstance(n.obj, A.Name) and n.obj.name in decl.params:
+                        guarded.add(n.obj.name)
+                        continue
+                    return None
+                if isinstance(n, A.Call) and n.func not in FUNCTIONS:
+                    callee = self.rs.defines.get(n.func)
+                    if callee is None:
+                        return None
+                    if n.func not in seen:
+                        seen.add(n.func)
+                        todo.append(callee)
+            scope = self.scope.bind({p: None for p in d.params}) if d.params else self.scope
+            for free in A.names_read(d.expr):
+                if free in d.params:
+                    continue
+                sym = scope.lookup(free)
+                if sym is None:
+                    return None
+                if free in self.rs.variables:
+                    variables.add(free)
+                elif free in self.rs.zones:
+                    zones.add(free)
+                elif free in self.rs.defines:
+                    if free not in seen:
+                        seen.add(free)
+                        todo.append(self.rs.defines[free])
+                elif not (free == "options" and sym.kind == "const"):
+                    return None
+        if not variables and not zones:
+            return None
+        return tuple(sorted(variables)), tuple(sorted(zones)), tuple(sorted(guarded))
+
+    def state_memo_lookup(self, name: str, params: list, variables, zones, guarded) -> list[str]:
+        """The lines that answer a call from `_SM` (the game's memo of such values): an entry
+        is (the arguments, the containers read, the value), kept under the arguments' key
+        (an argument that is a map or a list by its identity: values are never changed in
+        place, and the entry holds it, so its id is not reused)."""
+        ins = [f"S.vars[{v!r}]" for v in variables] + [f"S.zones[{z!r}]" for z in zones]
+        key_parts = "".join(f"{p} if type({p}) in _KEYABLE else id({p}), " for p in params)
+        items = " or ".join(f"type(l_{g}) is Item" for g in guarded)  # whose properties it would read
+        lines = ["    S = ctx.state", f"    _si = ({''.join(x + ', ' for x in ins)})",
+                 f"    _sa = ({''.join(p + ', ' for p in params)})",
+                 f"    _sk = ({name!r}, {key_parts})" + (f" if not ({items}) else None" if items else ""),
+                 "    _SM = ctx.game.memo.get(_STATE_MEMO)", "    if _SM is None:",
+                 "        _SM = ctx.game.memo[_STATE_MEMO] = {}", "    elif len(_SM) > MEMO_LIMIT:", "        _SM.clear()",
+                 "    _e = _SM.get(_sk)", "    if _e is not None:", "        _ea, _ei = _e[0], _e[1]",
+                 "        if " + " and ".join([f"_ea[{k}] is {p}" for k, p in enumerate(params)] +
+                                        [f"_ei[{k}] is {x}" for k, x in enumerate(ins)]) + ":",
+                 "            return _e[2]"]
+        return lines
 
     def is_pure_define(self, name: str) -> bool:
         """Does definition `name` read nothing of the state (only its arguments and the game)?"""

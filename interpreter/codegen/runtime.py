@@ -256,5 +256,5 @@ NAMES = {
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
-    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_FLAT": frozenset({int, str, bool, type(None)}),
+    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_STATE_MEMO": ("state memo",), "_FLAT": frozenset({int, str, bool, type(None)}),
 }
