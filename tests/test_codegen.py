@@ -154,3 +154,60 @@ def test_a_policy_chooses_the_moves_of_a_playout():
 def test_an_unknown_back_end_is_refused():
     with pytest.raises(ValueError, match="back end"):
         load_game("nim", backend="fast")
+
+
+REMEMBERED = """
+game: {name: remembered, players: 2}
+variables:
+  stock: {per: player, type: int, initial: 2, min: 0}
+  round: {type: int, initial: 0}
+define:
+  # Walks a list and reads one variable: kept while `stock` is the same container.
+  buys: {params: [p, limit], expr: "[n for n in range(min(stock[p], limit) + 1)]"}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [buy, wait]}]
+      - effects: [{set: "round += 1"}]
+    while: "round < 6"
+actions:
+  buy:
+    params: {n: "buys(player, 3)"}
+    effects: [{set: "stock[player] = stock[player] - n + 1"}]
+  wait:
+    effects: [{set: "stock[player] += 1"}]
+scoring:
+  score: "stock[player]"
+"""
+
+
+def test_a_definition_is_remembered_while_what_it_reads_is_the_same(tmp_path):
+    from meeple.interpreter.codegen.runtime import STATE_MEMO_OF
+    path = write_ruleset(tmp_path, REMEMBERED, "remembered")
+    fast, ref = load_game(path, backend="compiled"), load_game(path, backend="reference")
+    assert "_STATE_MEMO_OF['buys']" in fast.rules.source()
+    rnd = random.Random(4)
+    for seed in range(30):
+        a, b = fast.new_state(seed), ref.new_state(seed)
+        while not a.over:
+            moves = [str(m) for m in fast.legal_moves(a)]
+            assert moves == [str(m) for m in ref.legal_moves(b)]
+            # The same question again, on a copy: answered from the memo.
+            assert [str(m) for m in fast.legal_moves(a.copy())] == moves
+            pick = moves[rnd.randrange(len(moves))]
+            a, b = fast.apply(a, pick), ref.apply(b, pick)
+        assert a.to_data() == b.to_data()
+    site = fast.memo[STATE_MEMO_OF["buys"]]
+    assert site.hits > 0 and fast.rules.module.deopts == 0
+
+
+def test_a_definition_remembered_in_vain_is_given_up(tmp_path):
+    from meeple.interpreter.codegen import runtime
+    site, memo = runtime.MemoSite(), {}
+    memo[runtime.STATE_MEMO_OF["d"]] = site
+    given_up = [site.tried(memo, "d") for _ in range(runtime.MEMO_TRIAL)]
+    assert given_up == [False] * (runtime.MEMO_TRIAL - 1) + [True]
+    assert memo[runtime.STATE_MEMO_OF["d"]] is None
+    kept, memo2 = runtime.MemoSite(), {}
+    kept.hits = runtime.MEMO_TRIAL // 4
+    assert not any(kept.tried(memo2, "e") for _ in range(runtime.MEMO_TRIAL))

@@ -295,23 +295,26 @@ class GeneratedModule:
         return tuple(sorted(variables)), tuple(sorted(zones)), tuple(sorted(guarded))
 
     def state_memo_lookup(self, name: str, params: list, variables, zones, guarded) -> list[str]:
-        """The lines that answer a call from `_SM` (the game's memo of such values): an entry
-        is (the arguments, the containers read, the value), kept under the arguments' key
-        (an argument that is a map or a list by its identity: values are never changed in
-        place, and the entry holds it, so its id is not reused)."""
+        """The lines that answer a call from the definition's memo: an entry is (the
+        arguments, the containers read, the value), kept under the arguments' key (an
+        argument that is a map or a list by its identity: values are never changed in place,
+        and the entry holds it, so its id is not reused).  Whether remembering pays depends
+        on the game: a definition whose inputs change at nearly every move is remembered
+        in vain, so once MEMO_TRIAL calls missed while fewer than a quarter as many were
+        answered, the game stops remembering it (runtime.MemoSite)."""
         ins = [f"S.vars[{v!r}]" for v in variables] + [f"S.zones[{z!r}]" for z in zones]
         key_parts = "".join(f"{p} if type({p}) in _KEYABLE else id({p}), " for p in params)
         items = " or ".join(f"type(l_{g}) is Item" for g in guarded)  # whose properties it would read
-        lines = ["    S = ctx.state", f"    _si = ({''.join(x + ', ' for x in ins)})",
-                 f"    _sa = ({''.join(p + ', ' for p in params)})",
-                 f"    _sk = ({name!r}, {key_parts})" + (f" if not ({items}) else None" if items else ""),
-                 "    _SM = ctx.game.memo.get(_STATE_MEMO)", "    if _SM is None:",
-                 "        _SM = ctx.game.memo[_STATE_MEMO] = {}", "    elif len(_SM) > MEMO_LIMIT:", "        _SM.clear()",
-                 "    _e = _SM.get(_sk)", "    if _e is not None:", "        _ea, _ei = _e[0], _e[1]",
-                 "        if " + " and ".join([f"_ea[{k}] is {p}" for k, p in enumerate(params)] +
-                                        [f"_ei[{k}] is {x}" for k, x in enumerate(ins)]) + ":",
-                 "            return _e[2]"]
-        return lines
+        return ["    _SM = ctx.game.memo.get(_STATE_MEMO_OF[" + repr(name) + "], _NEW_SITE)", "    if _SM is _NEW_SITE:",
+                f"        _SM = _new_memo_site(ctx.game.memo, {name!r})",
+                "    _sk = None", "    if _SM is not None" + (f" and not ({items})" if items else "") + ":",
+                "        S = ctx.state", f"        _si = ({''.join(x + ', ' for x in ins)})",
+                f"        _sa = ({''.join(p + ', ' for p in params)})", f"        _sk = ({key_parts})",
+                "        _e = _SM.get(_sk)", "        if _e is not None:", "            _ea, _ei = _e[0], _e[1]",
+                "            if " + " and ".join([f"_ea[{k}] is {p}" for k, p in enumerate(params)] +
+                                            [f"_ei[{k}] is {x}" for k, x in enumerate(ins)]) + ":",
+                "                _SM.hits += 1", "                return _e[2]",
+                f"        if _SM.tried(ctx.game.memo, {name!r}):", "            _sk = None"]
 
     def is_pure_define(self, name: str) -> bool:
         """Does definition `name` read nothing of the state (only its arguments and the game)?"""

@@ -247,6 +247,46 @@ def concat_lists(ctx, *lists):
     return out
 
 
+# -- definitions remembered by the containers they read (module.state_memo_lookup) -------------
+
+MEMO_TRIAL = 2000  # misses after which a definition's memo is kept only if it had a quarter as many hits
+
+
+class MemoSite(dict):
+    """One definition's remembered values in one game, with how often they were asked for."""
+    __slots__ = ("calls", "hits")
+
+    def __init__(self):
+        super().__init__()
+        self.calls = self.hits = 0
+
+    def tried(self, memo: dict, name: str) -> bool:
+        """Count a call that missed; True when the memo was just given up."""
+        self.calls += 1
+        if self.calls == MEMO_TRIAL and self.hits * 4 < MEMO_TRIAL:
+            memo[STATE_MEMO_OF[name]] = None
+            self.clear()
+            return True
+        if len(self) > 100_000:
+            self.clear()
+        return False
+
+
+class _MemoKeys(dict):
+    def __missing__(self, name):
+        key = self[name] = ("state memo", name)
+        return key
+
+
+STATE_MEMO_OF = _MemoKeys()  # definition -> its key in Game.memo
+_NEW_SITE = object()
+
+
+def new_memo_site(memo: dict, name: str) -> MemoSite:
+    site = memo[STATE_MEMO_OF[name]] = MemoSite()
+    return site
+
+
 # The names generated code may use, bound in every generated module's namespace.
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_as_seq": as_seq, "_unpacked": unpacked, "_truth": truth,
@@ -256,5 +296,6 @@ NAMES = {
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
-    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_STATE_MEMO": ("state memo",), "_FLAT": frozenset({int, str, bool, type(None)}),
+    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_STATE_MEMO_OF": STATE_MEMO_OF,
+    "_NEW_SITE": _NEW_SITE, "_new_memo_site": new_memo_site, "_FLAT": frozenset({int, str, bool, type(None)}),
 }
