@@ -218,7 +218,7 @@ class ZonesAndEffects:
         return lines + [f"for _it in {moved}:", *(["    _where[_it.id] = " + dst] if self.takes_anywhere else []),
                         "    _pp = P.get(_it.id)",
                         f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                        f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else {{'face': {face!r}}}"]
+                        f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
 
     def taken(self, a, env, moved: str, src: str) -> list[str]:
         """The lines that take a move's items out, into `moved`: the given items from
@@ -267,7 +267,7 @@ class ZonesAndEffects:
         face = a["face"]
         new = repr(face) if face else "('up' if (_pp['face'] if _pp and 'face' in _pp else 'up') == 'down' else 'down')"
         return [f"for _it in {self.items_value(a['items'], env)}:", "    _pp = P.get(_it.id)",
-                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp else {{'face': {new}}}"]
+                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp else _fz_FACES[{new}]"]
 
     # -- flow points that read the state ---------------------------------------------------
     def local_types(self) -> dict[str, str]:
@@ -306,6 +306,11 @@ def typed(value, t: str) -> bool:
     if t.startswith("list:"):
         return type(value) is tuple and all(typed(v, t[5:]) for v in value)
     return type(value) is {"int": int, "str": str, "bool": bool, "item": Item}[t]
+
+
+# An item whose only property is its face shares one of these: properties are replaced on
+# every write (`{**old, ...}`, effects_runtime.put_prop), never changed in place.
+FACES = {"up": {"face": "up"}, "down": {"face": "down"}}
 
 
 def natural(k: int) -> int:
@@ -347,7 +352,7 @@ def deal(P, src: list, dests: list, n: int, face: str) -> None:
             d.append(item)
             pp = P.get(item.id)
             if (pp["face"] if pp and "face" in pp else "up") != face:
-                P[item.id] = {**pp, "face": face} if pp else {"face": face}
+                P[item.id] = {**pp, "face": face} if pp else FACES[face]
 
 
 def prop(P, game, item, name):
