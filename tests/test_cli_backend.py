@@ -41,7 +41,7 @@ def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier():
     r = meeple("compile", "zavandor")
     assert r.returncode == 0, r.stderr
     assert "\ndef PLAYOUT(game, state, below, limit, played, drawn):" in r.stdout
-    assert "_STATE_MEMO_OF['wild_choices']" in r.stdout  # a definition kept by what it reads
+    assert "ctx.game.memo.get(('state memo', 'wild_choices')" in r.stdout  # a definition kept by what it reads
 
 
 def test_compile_to_a_file_writes_the_same_text(tmp_path):

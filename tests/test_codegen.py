@@ -182,10 +182,10 @@ scoring:
 
 
 def test_a_definition_is_remembered_while_what_it_reads_is_the_same(tmp_path):
-    from meeple.interpreter.codegen.runtime import STATE_MEMO_OF
+    from meeple.interpreter.codegen.runtime import memo_site
     path = write_ruleset(tmp_path, REMEMBERED, "remembered")
     fast, ref = load_game(path, backend="compiled"), load_game(path, backend="reference")
-    assert "_STATE_MEMO_OF['buys']" in fast.rules.source()
+    assert repr(memo_site("buys")) in fast.rules.source()
     rnd = random.Random(4)
     for seed in range(30):
         a, b = fast.new_state(seed), ref.new_state(seed)
@@ -197,17 +197,17 @@ def test_a_definition_is_remembered_while_what_it_reads_is_the_same(tmp_path):
             pick = moves[rnd.randrange(len(moves))]
             a, b = fast.apply(a, pick), ref.apply(b, pick)
         assert a.to_data() == b.to_data()
-    site = fast.memo[STATE_MEMO_OF["buys"]]
+    site = fast.memo[memo_site("buys")]
     assert site.hits > 0 and fast.rules.module.deopts == 0
 
 
 def test_a_definition_remembered_in_vain_is_given_up(tmp_path):
     from meeple.interpreter.codegen import runtime
     site, memo = runtime.MemoSite(), {}
-    memo[runtime.STATE_MEMO_OF["d"]] = site
-    given_up = [site.tried(memo, "d") for _ in range(runtime.MEMO_TRIAL)]
+    memo[runtime.memo_site("d")] = site
+    given_up = [site.tried(memo, runtime.memo_site("d")) for _ in range(runtime.MEMO_TRIAL)]
     assert given_up == [False] * (runtime.MEMO_TRIAL - 1) + [True]
-    assert memo[runtime.STATE_MEMO_OF["d"]] is None
+    assert memo[runtime.memo_site("d")] is None
     kept, memo2 = runtime.MemoSite(), {}
     kept.hits = runtime.MEMO_TRIAL // 4
-    assert not any(kept.tried(memo2, "e") for _ in range(runtime.MEMO_TRIAL))
+    assert not any(kept.tried(memo2, runtime.memo_site("e")) for _ in range(runtime.MEMO_TRIAL))

@@ -210,7 +210,8 @@ class GeneratedModule:
         memo_key = None
         reads = None if pure else self.state_memo_reads(name)
         if reads is not None:  # the last value for these arguments, while what it read is unchanged
-            lines += self.state_memo_lookup(name, list(params.values()), *reads)
+            entry, lookup = self.state_memo_lookup(name, list(params.values()), *reads)
+            lines += lookup
         if pure:  # a value already known costs nothing: no call is made
             flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
             memo_key = f"({name!r}, {''.join(p + ', ' for p in params.values())})" if params else repr(name)
@@ -233,7 +234,7 @@ class GeneratedModule:
             if pure:
                 lines += [f"        if {flat}:", f"            M[{memo_key}] = _v"]
             if reads is not None:
-                lines += ["        if _sk is not None:", "            _SM[_sk] = (_sa, _si, _v)"]
+                lines += ["        if _sk is not None:", f"            _SM[_sk] = {entry}"]
             lines += ["        return _v", "    finally:", "        ctx.call_depth = _d"]
         else:
             lines += self.body(unit, code, "_v = {}")
@@ -241,7 +242,7 @@ class GeneratedModule:
             if pure:
                 lines.append(f"    M[{memo_key}] = _v")
             if reads is not None:
-                lines += ["    if _sk is not None:", "        _SM[_sk] = (_sa, _si, _v)"]
+                lines += ["    if _sk is not None:", f"        _SM[_sk] = {entry}"]
             lines.append("    return _v")
         self.add("\n".join(lines), ident)
         return ident
@@ -294,27 +295,27 @@ class GeneratedModule:
             return None
         return tuple(sorted(variables)), tuple(sorted(zones)), tuple(sorted(guarded))
 
-    def state_memo_lookup(self, name: str, params: list, variables, zones, guarded) -> list[str]:
+    def state_memo_lookup(self, name: str, params: list, variables, zones, guarded) -> tuple[str, list[str]]:
         """The lines that answer a call from the definition's memo: an entry is (the
-        arguments, the containers read, the value), kept under the arguments' key (an
+        arguments, the containers read, the value) in one tuple, kept under the arguments' key (an
         argument that is a map or a list by its identity: values are never changed in place,
         and the entry holds it, so its id is not reused).  Whether remembering pays depends
         on the game: a definition whose inputs change at nearly every move is remembered
         in vain, so once MEMO_TRIAL calls missed while fewer than a quarter as many were
         answered, the game stops remembering it (runtime.MemoSite)."""
-        ins = [f"S.vars[{v!r}]" for v in variables] + [f"S.zones[{z!r}]" for z in zones]
+        ins = [f"ctx.state.vars[{v!r}]" for v in variables] + [f"ctx.state.zones[{z!r}]" for z in zones]
         key_parts = "".join(f"{p} if type({p}) in _KEYABLE else id({p}), " for p in params)
         items = " or ".join(f"type(l_{g}) is Item" for g in guarded)  # whose properties it would read
-        return ["    _SM = ctx.game.memo.get(_STATE_MEMO_OF[" + repr(name) + "], _NEW_SITE)", "    if _SM is _NEW_SITE:",
-                f"        _SM = _new_memo_site(ctx.game.memo, {name!r})",
+        same = [f"_e[{k}] is {x}" for k, x in enumerate(params + ins)]
+        entry = f"({''.join(x + ', ' for x in params + ins)}_v)"
+        site = repr(runtime.memo_site(name))
+        return entry, [f"    _SM = ctx.game.memo.get({site}, _NEW_SITE)", "    if _SM is _NEW_SITE:",
+                f"        _SM = ctx.game.memo[{site}] = _MemoSite()",
                 "    _sk = None", "    if _SM is not None" + (f" and not ({items})" if items else "") + ":",
-                "        S = ctx.state", f"        _si = ({''.join(x + ', ' for x in ins)})",
-                f"        _sa = ({''.join(p + ', ' for p in params)})", f"        _sk = ({key_parts})",
-                "        _e = _SM.get(_sk)", "        if _e is not None:", "            _ea, _ei = _e[0], _e[1]",
-                "            if " + " and ".join([f"_ea[{k}] is {p}" for k, p in enumerate(params)] +
-                                            [f"_ei[{k}] is {x}" for k, x in enumerate(ins)]) + ":",
-                "                _SM.hits += 1", "                return _e[2]",
-                f"        if _SM.tried(ctx.game.memo, {name!r}):", "            _sk = None"]
+                f"        _sk = ({key_parts})", "        _e = _SM.get(_sk)",
+                f"        if _e is not None and {' and '.join(same)}:",
+                "            _SM.hits += 1", "            return _e[-1]",
+                f"        if _SM.tried(ctx.game.memo, {site}):", "            _sk = None"]
 
     def is_pure_define(self, name: str) -> bool:
         """Does definition `name` read nothing of the state (only its arguments and the game)?"""

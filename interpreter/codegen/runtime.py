@@ -260,11 +260,12 @@ class MemoSite(dict):
         super().__init__()
         self.calls = self.hits = 0
 
-    def tried(self, memo: dict, name: str) -> bool:
-        """Count a call that missed; True when the memo was just given up."""
+    def tried(self, memo: dict, site) -> bool:
+        """Count a call that missed; True when the memo was just given up (`memo[site]`
+        is then None)."""
         self.calls += 1
         if self.calls == MEMO_TRIAL and self.hits * 4 < MEMO_TRIAL:
-            memo[STATE_MEMO_OF[name]] = None
+            memo[site] = None
             self.clear()
             return True
         if len(self) > 100_000:
@@ -272,19 +273,12 @@ class MemoSite(dict):
         return False
 
 
-class _MemoKeys(dict):
-    def __missing__(self, name):
-        key = self[name] = ("state memo", name)
-        return key
+def memo_site(name: str) -> tuple:
+    """A definition's key in Game.memo (MemoSite, or None once given up)."""
+    return ("state memo", name)
 
 
-STATE_MEMO_OF = _MemoKeys()  # definition -> its key in Game.memo
 _NEW_SITE = object()
-
-
-def new_memo_site(memo: dict, name: str) -> MemoSite:
-    site = memo[STATE_MEMO_OF[name]] = MemoSite()
-    return site
 
 
 # The names generated code may use, bound in every generated module's namespace.
@@ -296,6 +290,5 @@ NAMES = {
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
-    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_STATE_MEMO_OF": STATE_MEMO_OF,
-    "_NEW_SITE": _NEW_SITE, "_new_memo_site": new_memo_site, "_FLAT": frozenset({int, str, bool, type(None)}),
+    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_NEW_SITE": _NEW_SITE, "_MemoSite": MemoSite, "_FLAT": frozenset({int, str, bool, type(None)}),
 }
