@@ -109,7 +109,7 @@ class _Builder:
         state.ending, state.end_reason, state.phase = flow["ending"], flow["end_reason"], flow["phase"]
         state.move_count, state.log = flow["move_count"], tuple(flow["log"])
         state.rng = chance.seed_state(self.rng.getrandbits(63))
-        named, slots, placed = self._fill()
+        named, slots, placed, dealt = self._fill()
         state.zones = self._zones_from(placed)
         by_handle = {handle_text((name, key, i)): item
                      for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)}
@@ -127,7 +127,7 @@ class _Builder:
             decoded[id(v)] = (out,)
             return out
         self.decode = decode
-        state.props = self._props(placed)
+        state.props = self._props(dealt)
         state.vars = self._vars()
         view = self.seen.view
         state.locals = {k: self.decode(v) for k, v in {**view["locals"], **self.seen.bookkeeping}.items()}
@@ -187,18 +187,20 @@ class _Builder:
             raise DeterminizeError(f"the view names '{item_id}', which is no item of {self.game.name}") from None
 
     def _fill(self):
-        """(named, slots, placed): the items nobody named dealt to the hidden slots; the
+        """(named, slots, placed, dealt): the items nobody named dealt to the hidden slots
+        (`dealt`: each one's item, what shows and its zone); the
         slots that show a side first, fewest candidates first, each from the items printed
         that way.  What follows from the observation alone is worked out once for it (a
         search samples one observation many times); each call only draws."""
         plan = self.game.__dict__.get("_determinize_plan")
         if plan is None or plan[0] is not self.seen:
             plan = self.game._determinize_plan = (self.seen, *self._plan(), {"decoded": {}})
-        _, named, slots, mixed, pool, sided, fits, order, settled, _ = plan
+        _, named, slots, mixed, pool, sided, fits, order, settled, holes, _ = plan
         self._unplaced = self.game._out_of_play_items
         rng = self.rng
         placed = {place: list(group) for place, group in slots.items()}
         pool = {kind: list(items) for kind, items in pool.items()}
+        dealt = []
         if sided:
             owner = _match([fits[sided[h][4]] for h in range(len(sided))], order, rng)
             unmatched = [h for h in order if h not in owner]
@@ -208,22 +210,23 @@ class _Builder:
             for h, item in owner.items():
                 place, i, kind, face, _ = sided[h]
                 placed[place][i] = (item, face)
+                dealt.append((item, face, place[0]))
             taken = {item.id for item in owner.values()}
             for kind in pool:
                 pool[kind] = [item for item in pool[kind] if item.id not in taken]
         for kind, items in pool.items():
             if kind not in settled:
                 rng.shuffle(items)
-        for place, group in placed.items():
-            for i, slot in enumerate(group):
-                if type(slot) is tuple and not isinstance(slot[1], dict) and type(slot[0]) is str:
-                    kind, face = slot
-                    if not pool.get(kind):
-                        raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
-                    group[i] = (pool[kind].pop(), face)
+        for place, i, kind, face in holes:
+            items = pool.get(kind)
+            if not items:
+                raise DeterminizeError(f"no unseen {kind} is left for {handle_text((*place, i))}")
+            item = items.pop()
+            placed[place][i] = (item, face)
+            dealt.append((item, face, place[0]))
         for place in mixed:  # a group whose order the view does not show: any order, uniformly
             rng.shuffle(placed[place])
-        return named, slots, placed
+        return named, slots, placed, dealt
 
     def _plan(self):
         named, slots, mixed = self._read_zones()
@@ -245,7 +248,8 @@ class _Builder:
         for place, i, (kind, face) in hidden:
             places[kind].add(place if not isinstance(face, dict) else None)
         settled = {kind for kind, where in places.items() if len(where) == 1 and next(iter(where)) in mixed}
-        return named, slots, mixed, dict(pool), sided, fits, order, settled
+        holes = [(place, i, kind, face) for place, i, (kind, face) in hidden if not isinstance(face, dict)]
+        return named, slots, mixed, dict(pool), sided, fits, order, settled, holes
 
     def _in_play(self) -> list:
         """The items in zones, by id: the same in every state (an item enters play only
@@ -303,20 +307,19 @@ class _Builder:
         return zones
 
     # -- properties, variables -------------------------------------------------------------------
-    def _props(self, placed) -> dict:
-        self._zone_faces = self.memo.setdefault("zone faces", {})
+    def _props(self, dealt) -> dict:
+        faces = self.memo.get("zone faces")  # zone -> the properties of an unseen item there
+        if faces is None:
+            faces = self.memo["zone faces"] = {name: {"face": decl.face} if decl.face else {}
+                                               for name, decl in self.rules.zones.items()}
         shown = self.memo.get("props")  # the view's properties decoded, when no handle is in them
         if shown is None:
             shown = {item_id: {k: self.decode(v) for k, v in p.items()} for item_id, p in self.seen.view["props"].items()}
             if not _has_handle(self.seen.view["props"]):
                 self.memo["props"] = shown
         props = dict(shown)  # each entry is replaced, never changed, below and in play
-        for (name, _), group in placed.items():
-            for slot in group:
-                if isinstance(slot, Item):
-                    continue
-                item, face = slot
-                props[item.id] = self._hidden_props(item, face, self.rules.zones[name])
+        for item, face, name in dealt:  # face None: unseen, the zone's face (one shared dict)
+            props[item.id] = faces[name] if face is None else self._hidden_props(item, face, self.rules.zones[name])
         return {k: v for k, v in props.items() if v}
 
     def _hidden_props(self, item, face, decl) -> dict:
@@ -324,9 +327,8 @@ class _Builder:
         shows, face down where it is in sight, the zone's face where it is not."""
         if face == "?":
             return {"face": "down"}
-        if face is None:  # one dict per zone, shared: properties are replaced, never changed
-            return self._zone_faces.get(decl.face) or self._zone_faces.setdefault(
-                decl.face, {"face": decl.face} if decl.face else {})
+        if face is None:
+            return {"face": decl.face} if decl.face else {}
         sides = self.rules.sides[item.kind]
         shown = set(sides.shown.get(face["side"], sides.common))
         out = {k: self.decode(v) for k, v in face.items() if k != "side" and k not in shown}
