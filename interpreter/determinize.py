@@ -111,8 +111,13 @@ class _Builder:
         state.rng = chance.seed_state(self.rng.getrandbits(63))
         named, slots, placed, dealt = self._fill()
         state.zones = self._zones_from(placed)
-        by_handle = {handle_text((name, key, i)): item
-                     for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)}
+        handles: list = []  # {handle: the item there}, made when a value names a hidden item
+
+        def by_handle():
+            if not handles:
+                handles.append({handle_text((name, key, i)): item
+                                for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)})
+            return handles[0]
         self.memo = self.game._determinize_plan[-1]  # what this observation's samples share
         decoded = self.memo["decoded"]  # view value (by id) -> itself decoded, if no handle is in it
         items = self.rules.items
@@ -122,7 +127,7 @@ class _Builder:
             if hit is not None:
                 return hit[0]
             if _has_handle(v):
-                return from_plain(_resolve(v, by_handle, self._unplaced), items)
+                return from_plain(_resolve(v, by_handle(), self._unplaced), items)
             out = from_plain(v, items)
             decoded[id(v)] = (out,)
             return out
