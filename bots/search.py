@@ -71,6 +71,10 @@ def rewards(game, state) -> list:
     rules that cannot be scored mid-game give everyone 0.5."""
     n = game.player_count
     try:
+        if not state.over and n > 1:
+            guess = game.estimates(state)
+            if guess is not None and all(type(e) is int for e in guess):
+                return margins(guess)
         out = game.outcome(state) if state.over else game.standings(state)
     except RuleError:
         return [0.5] * n
@@ -81,8 +85,6 @@ def rewards(game, state) -> list:
         return [1.0 if p in winners else 0.0 for p in range(n)]
     if n == 1:
         return [1.0 if out.ranks[0] == 1 else 0.0]
-    if not state.over and out.estimates and all(type(e) is int for e in out.estimates):
-        return margins(out.estimates)
     ranks = out.ranks
     return [sum(1.0 if ranks[p] < ranks[q] else 0.5 if ranks[p] == ranks[q] else 0.0
                 for q in range(n) if q != p) / (n - 1) for p in range(n)]

@@ -739,6 +739,13 @@ class Game:
         from .outcome import standings
         return standings(self, state)
 
+    def estimates(self, state: State) -> tuple | None:
+        """Each player's `scoring.estimate` in this state, or None when the ruleset has
+        none: what a search that stops short of the end needs, without the rest of the
+        standings."""
+        from .outcome import estimates
+        return estimates(self, state)
+
     def render(self, state: State, player: int, lang: str | None = None, width: int | None = None) -> str:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
         shows before that player's decision, made from their view alone.  Given the

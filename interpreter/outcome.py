@@ -28,6 +28,21 @@ def compute_outcome(game, state) -> Outcome | None:
     return standings(game, state)
 
 
+def estimates(game, state) -> tuple | None:
+    fn = game.rules.estimate_fn
+    if fn is None:
+        return None
+    ctx = Ctx(game, state)
+    out = []
+    try:
+        for p in range(game.player_count):
+            ctx.bindings["player"] = p
+            out.append(fn(ctx))
+    except EvalError as exc:
+        raise RuleError(exc.code, exc.message, exc.span or game.rules.ruleset.scoring.span) from None
+    return tuple(out)
+
+
 def standings(game, state) -> Outcome:
     """The scores, tie-breaks, ranks and winners as the rules would give them if the game
     ended here; for a game not over, a search's estimate of who is ahead (the reason is

@@ -206,6 +206,7 @@ def test_a_search_cut_short_ranks_by_the_rulesets_estimate_and_the_end_by_the_sc
     state = play(game, game.new_state(0), ["run"] * 9)  # tracks 5 and 4, no points yet
     assert game.standings(state).scores == (0, 0)
     assert game.standings(state).ranks == (1, 2) and game.standings(state).estimates == (5, 4)
+    assert game.estimates(state) == (5, 4) and load_game("nim").estimates(state) is None
     # Cut short, the reward is the margin of the estimates: 0.5 + (5 - 4) / (2 * (5 + 4 + 1)).
     assert rewards(game, state) == pytest.approx([0.55, 0.45])
     state = game.apply(state, "cash")  # player 1 cashes 4 // 2 = 2 points: the end
