@@ -25,7 +25,7 @@ the same observation give the same determinizations for the same `rng`.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from meeple.dsl.values import Item
 
@@ -55,6 +55,22 @@ class Observation:
     def to_data(self) -> dict:
         return {"player": self.player, "view": self.view, "flow": self.flow, "bookkeeping": self.bookkeeping,
                 "backs": sorted([repr(k), v] for k, v in self.backs.items())}
+
+
+@dataclass(eq=False)
+class _Plan:
+    """What every sample of one observation shares, worked out at its first sample."""
+    seen: Observation
+    named: set  # ids of the items the view names
+    slots: dict  # (zone, key) -> its group: Items where named, else (kind, what shows)
+    mixed: list  # the groups whose order the view does not show
+    pool: dict  # kind -> the unseen items of that kind
+    sided: list  # (place, index, kind, face, printed signature) of slots showing a side
+    fits: dict  # printed signature -> the unseen items that print it
+    order: list  # indices into `sided`, fewest candidates first
+    settled: set  # kinds whose unseen items all go to one group of `mixed`
+    holes: list  # (place, index, kind, what shows) of the other hidden slots
+    memo: dict = field(default_factory=lambda: {"decoded": {}})  # decoded view values and more
 
 
 def observe(game, state: State, player: int) -> Observation:
@@ -118,7 +134,7 @@ class _Builder:
                 handles.append({handle_text((name, key, i)): item
                                 for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)})
             return handles[0]
-        self.memo = self.game._determinize_plan[-1]  # what this observation's samples share
+        self.memo = self.game._determinize_plan.memo  # what this observation's samples share
         decoded = self.memo["decoded"]  # view value (by id) -> itself decoded, if no handle is in it
         items = self.rules.items
 
@@ -193,14 +209,15 @@ class _Builder:
 
     def _fill(self):
         """(named, slots, placed, dealt): the items nobody named dealt to the hidden slots
-        (`dealt`: each one's item, what shows and its zone); the
-        slots that show a side first, fewest candidates first, each from the items printed
-        that way.  What follows from the observation alone is worked out once for it (a
-        search samples one observation many times); each call only draws."""
+        (`dealt`: each one's item, what shows and its zone); the slots that show a side
+        first, fewest candidates first, each from the items printed that way.  What follows
+        from the observation alone is worked out once for it (a search samples one
+        observation many times; `_Plan`); each call only draws."""
         plan = self.game.__dict__.get("_determinize_plan")
-        if plan is None or plan[0] is not self.seen:
-            plan = self.game._determinize_plan = (self.seen, *self._plan(), {"decoded": {}})
-        _, named, slots, mixed, pool, sided, fits, order, settled, holes, _ = plan
+        if plan is None or plan.seen is not self.seen:
+            plan = self.game._determinize_plan = self._plan()
+        named, slots, mixed, pool, sided = plan.named, plan.slots, plan.mixed, plan.pool, plan.sided
+        fits, order, settled, holes = plan.fits, plan.order, plan.settled, plan.holes
         self._unplaced = self.game._out_of_play_items
         rng = self.rng
         placed = {place: list(group) for place, group in slots.items()}
@@ -254,7 +271,7 @@ class _Builder:
             places[kind].add(place if not isinstance(face, dict) else None)
         settled = {kind for kind, where in places.items() if len(where) == 1 and next(iter(where)) in mixed}
         holes = [(place, i, kind, face) for place, i, (kind, face) in hidden if not isinstance(face, dict)]
-        return named, slots, mixed, dict(pool), sided, fits, order, settled, holes
+        return _Plan(self.seen, named, slots, mixed, dict(pool), sided, fits, order, settled, holes)
 
     def _in_play(self) -> list:
         """The items in zones, by id: the same in every state (an item enters play only
