@@ -254,17 +254,17 @@ MEMO_TRIAL = 2000  # misses after which a definition's memo is kept only if it h
 
 class MemoSite(dict):
     """One definition's remembered values in one game, with how often they were asked for."""
-    __slots__ = ("calls", "hits")
+    __slots__ = ("misses", "hits")
 
     def __init__(self):
         super().__init__()
-        self.calls = self.hits = 0
+        self.misses = self.hits = 0
 
     def tried(self, memo: dict, site) -> bool:
         """Count a call that missed; True when the memo was just given up (`memo[site]`
         is then None)."""
-        self.calls += 1
-        if self.calls == MEMO_TRIAL and self.hits * 4 < MEMO_TRIAL:
+        self.misses += 1
+        if self.misses == MEMO_TRIAL and self.hits * 4 < MEMO_TRIAL:
             memo[site] = None
             self.clear()
             return True
