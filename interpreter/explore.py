@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from .game import CHANCE, Game
+from .state import to_plain
 
 
 @dataclass
@@ -63,18 +64,17 @@ def explore(game: Game, root=None, max_depth: int | None = None, max_states: int
     g = nx.MultiDiGraph()
     root_key = root.key()
     _add_node(g, game, root_key, root, 0)
-    queue = deque([(root, 0)])
+    queue = deque([(root, 0, root_key)])  # each state with its key, worked out once
     stopped_by = None
     expanded = 0
     while queue:
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
             stopped_by = "time"
             break
-        state, depth = queue.popleft()
+        state, depth, key = queue.popleft()
         if max_depth is not None and depth >= max_depth and not game.is_terminal(state):
             stopped_by = stopped_by or "depth"
             continue
-        key = state.key()
         for label, prob, child in successors(game, state):
             child_key = child.key()
             if child_key not in g:
@@ -82,7 +82,7 @@ def explore(game: Game, root=None, max_depth: int | None = None, max_states: int
                     stopped_by = "states"
                     break
                 _add_node(g, game, child_key, child, depth + 1)
-                queue.append((child, depth + 1))
+                queue.append((child, depth + 1, child_key))
             attrs = {"move": label}
             if prob is not None:
                 attrs["probability"] = float(prob)
@@ -102,8 +102,8 @@ def explore(game: Game, root=None, max_depth: int | None = None, max_states: int
 def _summary(state, width: int = 60) -> str:
     """A short, human-readable digest of the variables, for labels of small graphs."""
     parts = []
-    for name, value in sorted(state.to_data()["vars"].items()):
-        text = json.dumps(value, separators=(",", ":"))
+    for name, value in sorted(state.vars.items()):
+        text = json.dumps(to_plain(value), separators=(",", ":"))
         parts.append(f"{name}={text}")
     text = " ".join(parts)
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -107,7 +107,20 @@ def _brief(value) -> str:
     return _cut(repr(value), 60)
 
 
+_AS_IS = frozenset({int, str, bool, float, type(None)})
+
+
 def to_plain(value):
+    """JSON-able data for a state's value.  Keys and digests of every state go through
+    here, so the common shapes (a scalar, a list of scalars or of items) take short paths
+    before the general ones, with the same results."""
+    t = type(value)
+    if t in _AS_IS:
+        return value
+    if t is tuple:
+        return [v if type(v) in _AS_IS else {"$item": v.id} if type(v) is Item else to_plain(v) for v in value]
+    if t is Item:
+        return {"$item": value.id}
     if isinstance(value, Item):
         return {"$item": value.id}
     if isinstance(value, tuple):
