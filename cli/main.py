@@ -485,6 +485,8 @@ def list_cmd():
 
 
 app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
+app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).schema)
+app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
 
 
 def main():
