@@ -175,13 +175,18 @@ def simulate(game: str,
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
              max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
-             jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent)"),
+             jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent); "
+                                                                "with --ray, the CPUs of a local Ray"),
+             out: Optional[Path] = typer.Option(None, "--out", help="write one record per game here "
+                                                                     "(.parquet or .jsonl; docs/simulation.md)"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
              bots: Optional[List[str]] = typer.Option(None, "--bots", "-b",
                                                       help="the bots: one for every seat or one per seat, "
                                                            "e.g. --bots mcts:200 random (default: random)"),
              backend: Optional[str] = _backend_option()):
     """Play N games between bots (random by default) and summarise lengths, wins and scores."""
+    from meeple.simulation.records import RecordsError, _check_format
+    from meeple.simulation.runner import GameSpec
     from .simulate import print_summary, run_simulation
     at_least(games, 1, "--games")
     at_least(max_moves, 1, "--max-moves")
@@ -189,9 +194,15 @@ def simulate(game: str,
         fail(f"unexpected argument '{more_bots[0]}' (bots are given after --bots)")
     g = _game(game, players, option, backend)
     seats = seat_bots(list(bots) + list(more_bots or ()), g.player_count) if bots else None
-    summary = run_simulation(g, games, seed, max_moves, progress=not as_json, check=check,
-                             jobs=max(1, jobs), spec=(game, g.player_count, dict(g.options), g.backend),
-                             bots=tuple(str(b) for b in seats) if seats else None)
+    try:
+        if out is not None:
+            _check_format(out)
+        spec = GameSpec(game, g.player_count, tuple(sorted(g.options.items())), g.backend)
+        summary = run_simulation(spec, games, seed, max_moves, progress=not as_json, check=check,
+                                 jobs=max(1, jobs), bots=tuple(str(b) for b in seats) if seats else None,
+                                 out=out)
+    except RecordsError as exc:
+        fail(str(exc))
     if as_json:
         console.print_json(json.dumps(summary))
     else:
