@@ -1,4 +1,4 @@
-"""Exports of the flow graph: DOT for pictures, GraphML and JSON for tools."""
+"""Exports of the flow and state graphs: SVG and DOT for pictures, GraphML and JSON for tools."""
 from __future__ import annotations
 
 import io
@@ -8,7 +8,7 @@ import networkx as nx
 from rich.markup import escape
 
 
-FORMATS = ("dot", "graphml", "json")  # what export_flow and export_states write
+FORMATS = ("dot", "svg", "graphml", "json")  # what export_flow and export_states write
 
 
 def _label(g, n):
@@ -25,6 +25,10 @@ def _label(g, n):
     return f"{n}: {text}"
 
 
+def _short(text: str, width: int = 36) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def _export_data(g, fmt: str) -> str:
     """JSON node-link or GraphML: the same for any graph."""
     if fmt == "json":
@@ -38,6 +42,11 @@ def export_flow(rules, fmt: str) -> str:
     g = rules.flow.graph
     if fmt in ("json", "graphml"):
         return _export_data(g, fmt)
+    if fmt == "svg":
+        from .graph_svg import draw_svg, steps_from
+        return draw_svg(g, rules.start, {n: _label(g, n) for n in g.nodes}, steps_from(g, rules.start),
+                        {(a, b): d.get("move", "") for a, b, d in g.edges(data=True) if d.get("move")},
+                        f"{rules.ruleset.game.name}: the flow of play")
     if fmt == "dot":
         lines = [f'digraph "{rules.ruleset.game.name}" {{', "  node [shape=box, fontname=Helvetica];"]
         for n in g.nodes:
@@ -47,7 +56,7 @@ def export_flow(rules, fmt: str) -> str:
             lines.append(f'  n{a} -> n{b} [label={json.dumps(d.get("move", ""))}];')
         lines.append("}")
         return "\n".join(lines)
-    raise ValueError(f"unknown format '{fmt}'; use dot, graphml or json")
+    raise ValueError(f"unknown format '{fmt}'; use {', '.join(FORMATS)}")
 
 
 def export_states(ex, fmt: str) -> str:
@@ -55,6 +64,13 @@ def export_states(ex, fmt: str) -> str:
     g = ex.graph
     if fmt in ("json", "graphml"):
         return _export_data(g, fmt)
+    if fmt == "svg":
+        from .graph_svg import draw_svg
+        labels = {n: f"d{d['depth']}" + (f" · to move {d['to_move']}" if d["to_move"] else "")
+                  + "\n" + _short(d["summary"]) + (f"\nend: winners {d.get('winners') or 'none'}"
+                                                   if d["terminal"] else "") for n, d in g.nodes(data=True)}
+        return draw_svg(g, ex.root, labels, {n: d["depth"] for n, d in g.nodes(data=True)},
+                        {(a, b): d["move"] for a, b, d in g.edges(data=True)}, "the reachable states")
     if fmt == "dot":
         if g.number_of_nodes() > 2000:
             raise ValueError(f"{g.number_of_nodes()} states is too many for DOT; use graphml or json")
@@ -73,7 +89,7 @@ def export_states(ex, fmt: str) -> str:
             lines.append(f"  {ids[a]} -> {ids[b]} [label={json.dumps(label)}];")
         lines.append("}")
         return "\n".join(lines)
-    raise ValueError(f"unknown format '{fmt}'; use dot, graphml or json")
+    raise ValueError(f"unknown format '{fmt}'; use {', '.join(FORMATS)}")
 
 
 def print_stats(game, s: dict) -> None:

@@ -358,17 +358,18 @@ def graph(game: str,
           depth: Optional[int] = typer.Option(None, "--depth"),
           max_states: Optional[int] = typer.Option(None, "--max-states"),
           seconds: Optional[float] = typer.Option(None, "--time", help="stop exploring after this many seconds"),
-          fmt: Optional[str] = typer.Option(None, "--format", "-f", help="dot, graphml or json"),
+          fmt: Optional[str] = typer.Option(None, "--format", "-f", help="svg, dot, graphml or json"),
           output: Optional[Path] = typer.Option(None, "--output", "-o"),
           as_json: bool = typer.Option(False, "--json", help="statistics as JSON"),
           option: Optional[List[str]] = typer.Option(None, "--option"),
           backend: Optional[str] = _backend_option()):
     """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
+    from .graph_svg import DrawingError
     from .graphs import FORMATS, export_flow, export_states, print_sample, print_stats
     at_least(sample_n, 0, "--sample")
     at_least(max_moves, 1, "--max-moves")
     if fmt is not None:
-        known_format(fmt, FORMATS, " (DOT becomes SVG with Graphviz: dot -Tsvg)")
+        known_format(fmt, FORMATS)
     if states or sample_n:
         g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
         if sample_n:
@@ -384,7 +385,7 @@ def graph(game: str,
         if fmt:
             try:
                 text = export_states(ex, fmt)
-            except ValueError as exc:  # too many states for a DOT picture
+            except (ValueError, DrawingError) as exc:  # too many states for a picture
                 fail(str(exc))
             if output:
                 output.write_text(text, encoding="utf-8")
@@ -396,7 +397,10 @@ def graph(game: str,
         elif not fmt or output:
             print_stats(g, stats)
         return
-    text = export_flow(load_rules(game), fmt or "dot")
+    try:
+        text = export_flow(load_rules(game), fmt or "dot")
+    except DrawingError as exc:
+        fail(str(exc))
     if output:
         output.write_text(text, encoding="utf-8")
         console.print(f"written {escape(str(output))}")
@@ -498,6 +502,7 @@ def list_cmd():
 app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
 app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).schema)
 app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
+app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
 
 
 def main():

@@ -26,7 +26,7 @@ from rich.table import Table
 from meeple.bots import bot_move, make_bot, parse_bot_spec
 
 from .render import console
-from .standings import standings
+from meeple.simulation.standings import standings
 
 
 class TournamentError(ValueError):

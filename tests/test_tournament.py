@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from meeple.bots import parse_bot_spec
 from meeple.bots import registry
 from meeple.cli.main import app
-from meeple.cli.standings import credit, places, rating_model, standings, wilson_interval
+from meeple.simulation.standings import credit, places, rating_model, standings, wilson_interval
 from meeple.cli.tournament import (TournamentError, default_players, entrant_labels, play_game,
                                    reproducible_part, run_tournament, seating_cycle)
 from meeple.interpreter import load_game

@@ -1,0 +1,59 @@
+"""The HTML report: one self-contained page (figures inline as SVG, no scripts, no
+files fetched) that can be mailed or attached to an issue, with the tables the figures
+are drawn from beside them, so every number can be read, not just seen."""
+from __future__ import annotations
+
+from html import escape
+
+from .analysis import Analysis, mean
+from .figures import Figure
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.2rem .5rem;
+text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+figure{margin:1.5rem 0}figcaption{color:#555;font-size:.9rem}svg{max-width:100%;height:auto}"""
+
+
+def render(analysis: Analysis, figures: list[Figure], source: str) -> str:
+    parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>meeple report: "
+             f"{escape(analysis.ruleset)}</title><style>{STYLE}</style><body>",
+             f"<h1>{escape(analysis.ruleset)}: {analysis.games} games</h1>",
+             f"<p>From <code>{escape(source)}</code>; {len(analysis.groups)} cell(s); "
+             f"{analysis.unfinished} game(s) not finished.</p>",
+             _seat_table(analysis)]
+    edge = analysis.first_player_edge()
+    if edge:
+        parts.append(_edge_table(edge))
+    for fig in figures:
+        svg = fig.svg[fig.svg.find("<svg"):]  # inline: without the XML prologue
+        parts.append(f"<figure id={fig.name}><h2>{escape(fig.title)}</h2>{svg}"
+                     f"<figcaption>{escape(fig.caption)}</figcaption></figure>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _seat_table(analysis: Analysis) -> str:
+    rows = ["<h2>By cell and seat</h2><table><tr><th>cell</th><th>seat</th><th>bot</th><th>games</th>"
+            "<th>win rate</th><th>95 % interval</th><th>mean score</th><th>mean length</th></tr>"]
+    for g in analysis.groups:
+        for seat in range(g.players):
+            interval = g.interval(seat)
+            shown = f"{interval[0]:.1%}–{interval[1]:.1%}" if interval else "–"
+            score = mean(g.scores[seat])
+            rows.append(f"<tr><td>{escape(g.key)}</td><td>{seat}</td><td>{escape(g.bots[seat])}</td>"
+                        f"<td>{g.finished}</td><td>{g.win_rate(seat):.1%}</td><td>{shown}</td>"
+                        f"<td>{'' if score is None else f'{score:.2f}'}</td>"
+                        f"<td>{mean(g.lengths):.1f}</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _edge_table(edge: dict) -> str:
+    rows = ["<h2>First seat against its fair share</h2><table><tr><th>ruleset, players</th><th>games</th>"
+            "<th>seat 0 win rate</th><th>95 % interval</th><th>fair share</th></tr>"]
+    for (ruleset, players), e in edge.items():
+        low, high = e["interval"]
+        rows.append(f"<tr><td>{escape(ruleset)}, {players}</td><td>{e['games']}</td><td>{e['rate']:.1%}</td>"
+                    f"<td>{low:.1%}–{high:.1%}</td><td>{e['fair']:.1%}</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
