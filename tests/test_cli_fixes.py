@@ -39,9 +39,13 @@ def refused(result, message):
 
 
 # -- 1 and 2: a traceback ("internal error") before ------------------------------------------
-def test_graph_to_svg_is_refused_with_the_formats_it_can_write():
-    refused(run("graph", "tic-tac-toe", "--flow", "-f", "svg"), "unknown format 'svg'; use dot, graphml or json")
-    refused(run("graph", "nim", "--states", "-f", "svg"), "unknown format 'svg'")
+def test_a_graph_format_it_cannot_write_is_refused_with_the_ones_it_can():
+    refused(run("graph", "tic-tac-toe", "--flow", "-f", "png"), "unknown format 'png'; use dot, svg, graphml or json")
+    refused(run("graph", "nim", "--states", "-f", "png"), "unknown format 'png'")
+
+
+def test_too_many_states_for_a_picture_is_refused():
+    refused(run("graph", "tic-tac-toe", "--states", "-f", "svg"), "too many for a picture")
 
 
 def test_too_many_states_for_dot_is_refused():
