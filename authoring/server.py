@@ -1,0 +1,152 @@
+"""`meeple lsp`: the Language Server Protocol over stdio, with pygls.
+
+Only the wiring is here: each request's document and position are handed to the
+authoring modules, whose answers go back as they are.  No request may bring the server
+down: a failure inside one is logged to the editor and answered with nothing.
+"""
+from __future__ import annotations
+
+import functools
+import traceback
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from .completion import complete
+from .hover import hover
+from .navigation import definition, references
+from .positions import UTF16, column_at
+from .quickfix import fixes
+from .session import Session
+
+
+class MeepleServer(LanguageServer):
+    def __init__(self):
+        try:
+            release = version("meeple")
+        except PackageNotFoundError:
+            release = "unknown"
+        super().__init__("meeple", release, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.session = Session()
+
+    @property
+    def encoding(self) -> str:
+        chosen = self.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or UTF16)
+
+    def texts(self) -> dict[Path, str]:
+        """The editor's open buffers by file."""
+        return {path: doc.source for uri, doc in self.workspace.text_documents.items()
+                if (path := path_of(uri)) is not None}
+
+    def lines(self, path: Path) -> list[str]:
+        texts = self.texts()
+        return texts[path].split("\n") if path in texts else []
+
+    def check(self, uri: str) -> None:
+        path = path_of(uri)
+        if path is None:
+            return
+        for file, diagnostics in self.session.refresh(path, self.texts(), self.encoding).items():
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=diagnostics))
+
+
+def path_of(uri: str) -> Path | None:
+    """The file a `file:` URI names; None for an unsaved buffer or another scheme."""
+    if not uri.startswith("file:"):
+        return None
+    found = to_fs_path(uri)
+    return Path(found).resolve() if found else None
+
+
+def _guarded(empty):
+    """Answer `empty` instead of failing when a handler meets something unforeseen."""
+    def wrap(handler):
+        @functools.wraps(handler)
+        def guarded(server: MeepleServer, params):
+            try:
+                return handler(server, params)
+            except Exception:  # the last line of defence: log it, keep serving
+                server.window_log_message(types.LogMessageParams(
+                    types.MessageType.Error, f"meeple lsp: {handler.__name__} failed:\n{traceback.format_exc()}"))
+                return empty
+        return guarded
+    return wrap
+
+
+def build_server() -> MeepleServer:
+    server = MeepleServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @_guarded(None)
+    def on_text(ls: MeepleServer, params):
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @_guarded(None)
+    def on_close(ls: MeepleServer, params: types.DidCloseTextDocumentParams):
+        ls.check(params.text_document.uri)  # the file on disk stands in for the closed buffer
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                    types.CompletionOptions(trigger_characters=[".", "'", "(", "[", " "]))
+    @_guarded(None)
+    def on_completion(ls: MeepleServer, params: types.CompletionParams):
+        path = path_of(params.text_document.uri)
+        if path is None:
+            return None
+        texts = ls.texts()
+        analysis = ls.session.analysis(path, texts)
+        lines = ls.lines(path)
+        line = params.position.line
+        text = lines[line] if line < len(lines) else ""
+        items = complete(analysis, lines, line, column_at(text, params.position.character, ls.encoding))
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @_guarded(None)
+    def on_hover(ls: MeepleServer, params: types.HoverParams):
+        found = _analysis(ls, params.text_document.uri)
+        return hover(found[0], found[1], params.position, ls.encoding) if found else None
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @_guarded(None)
+    def on_definition(ls: MeepleServer, params: types.DefinitionParams):
+        found = _analysis(ls, params.text_document.uri)
+        return definition(found[0], found[1], params.position, ls.encoding) if found else None
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @_guarded(None)
+    def on_references(ls: MeepleServer, params: types.ReferenceParams):
+        found = _analysis(ls, params.text_document.uri)
+        return references(found[0], found[1], params.position, params.context.include_declaration,
+                          ls.encoding) if found else None
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @_guarded(None)
+    def on_code_action(ls: MeepleServer, params: types.CodeActionParams):
+        path = path_of(params.text_document.uri)
+        if path is None:
+            return None
+        diagnostics = ls.session.with_suggestions(path, list(params.context.diagnostics))
+        return fixes(params.text_document.uri, ls.lines(path), diagnostics, ls.encoding) or None
+
+    return server
+
+
+def _analysis(ls: MeepleServer, uri: str):
+    path = path_of(uri)
+    if path is None:
+        return None
+    analysis = ls.session.analysis(path, ls.texts())
+    return (analysis, path) if analysis is not None and path in analysis.texts else None
+
+
+def run() -> None:
+    build_server().start_io()
