@@ -38,6 +38,9 @@ def ruleset_folder(path: Path, texts: dict[Path, str]) -> Path | None:
     files = folder_files(path.parent)
     if path not in files:
         return None
-    if any(_SECTION.search(file_text(f, texts)) for f in files):
+    # The saved files count too, so that emptying a buffer does not make its folder stop
+    # being a ruleset (the author is then told it has no game section).
+    if any(_SECTION.search(file_text(f, texts)) or (f in texts and _SECTION.search(file_text(f, {})))
+           for f in files):
         return path.parent
     return None
