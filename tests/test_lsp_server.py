@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from lsp_support import Editor, position_of
+from record_lsp_exchange import record
 from lsprotocol import types
 
 from meeple.dsl.load import check_ruleset, read_ruleset
@@ -315,3 +316,21 @@ def test_a_file_outside_any_ruleset_gets_nothing_but_keys(editor, tmp_path):
     assert "zones" in {i.label for i in editor.completion(loose, 0, 2)}
     assert editor.hover(loose, 0, 0) is None and editor.definition(loose, 0, 0) == []
     assert not [log for log in editor.logs if "failed" in log]
+
+
+def test_the_recorded_exchange(tmp_path):
+    out = tmp_path / "exchange.txt"
+    entries = record(out)
+    assert [(e["from"], e["method"]) for e in entries] == [
+        ("client", "initialize"), ("server", "initialize"),
+        ("client", "textDocument/didOpen"), ("server", "textDocument/publishDiagnostics"),
+        ("client", "textDocument/completion"), ("server", "textDocument/completion"),
+        ("client", "textDocument/hover"), ("server", "textDocument/hover"),
+        ("client", "textDocument/hover"), ("server", "textDocument/hover"),
+        ("client", "textDocument/definition"), ("server", "textDocument/definition"),
+        ("client", "textDocument/references"), ("server", "textDocument/references"),
+        ("client", "textDocument/codeAction"), ("server", "textDocument/codeAction")]
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(entries)
+    [published] = [e["message"] for e in entries if e["method"] == "textDocument/publishDiagnostics"]
+    assert [d["code"] for d in published["diagnostics"]] == ["N301"]
+    assert entries[-1]["message"][0]["edit"]["changes"]
