@@ -32,8 +32,6 @@ class Cursor:
     siblings: frozenset[str] = frozenset()
     text: str = ""
     prefix: str = ""  # the partial word right before the cursor
-    quoted: bool = False  # the value is a quoted YAML string still open at the cursor
-    block_scalar: bool = False  # the value is a `|` or `>` block, or continues a plain scalar
 
 
 @dataclass
@@ -192,13 +190,14 @@ def _value_cursor(path: list[str], siblings: set[str], value: str) -> Cursor:
         else:
             path.append(inner["key"])
     text = value[quote_start + 1:] if quote else value[item_start:].lstrip()
-    return Cursor(tuple(path), False, frozenset(siblings), text=text, prefix=_WORD.search(text)[0],
-                  quoted=quote is not None)
+    return Cursor(tuple(path), False, frozenset(siblings), text=text, prefix=_WORD.search(text)[0])
 
 
 def cursor_at(lines: list[str], line: int, col: int) -> Cursor:
     """The cursor at 0-based `line`, character `col` of a file's lines."""
-    text = lines[line] if 0 <= line < len(lines) else ""
+    if not 0 <= line < len(lines):
+        return Cursor((), True)
+    text = lines[line]
     head = text[:col]
     parsed = _parse(head) if head.strip() else None
     if parsed is None:  # an empty line, or only spaces: a key of the mapping at this column
@@ -215,7 +214,7 @@ def cursor_at(lines: list[str], line: int, col: int) -> Cursor:
     siblings.add(parsed.key)
     value = head[head.index(":", parsed.key_col + len(parsed.key)) + 1:].lstrip()
     if value[:1] in ("|", ">"):
-        return Cursor(tuple(path) + (parsed.key,), False, frozenset(siblings), block_scalar=True)
+        return Cursor(tuple(path) + (parsed.key,), False, frozenset(siblings))
     return _value_cursor(path + [parsed.key], siblings, value)
 
 
@@ -251,4 +250,4 @@ def _continuation(lines, scalar, head: str) -> Cursor:
     path, siblings, _ = _upwards(lines, index, owner.key_col, owner.dashes)
     text = head.strip()
     return Cursor(tuple(path or []) + (owner.key,), False, frozenset(siblings | {owner.key}), text=text,
-                  prefix=_WORD.search(text)[0], block_scalar=True)
+                  prefix=_WORD.search(text)[0])

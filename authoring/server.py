@@ -1,12 +1,16 @@
 """`meeple lsp`: the Language Server Protocol over stdio, with pygls.
 
 Only the wiring is here: each request's document and position are handed to the
-authoring modules, whose answers go back as they are.  No request may bring the server
-down: a failure inside one is logged to the editor and answered with nothing.
+authoring modules, whose answers go back as they are.  Requests are answered from the
+buffers as they are at that moment; diagnostics are published when a file is opened,
+saved or closed, and once typing pauses.  No request may bring the server down: a
+failure inside one is logged to the editor and answered with nothing.
 """
 from __future__ import annotations
 
+import asyncio
 import functools
+import inspect
 import traceback
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -22,6 +26,8 @@ from .positions import UTF16, column_at
 from .quickfix import fixes
 from .session import Session
 
+PAUSE_SECONDS = 0.15  # how long typing must pause before the ruleset is checked again
+
 
 class MeepleServer(LanguageServer):
     def __init__(self):
@@ -31,6 +37,7 @@ class MeepleServer(LanguageServer):
             release = "unknown"
         super().__init__("meeple", release, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.session = Session()
+        self.changes: dict[str, int] = {}  # uri -> how many changes it has had
 
     @property
     def encoding(self) -> str:
@@ -63,39 +70,55 @@ def path_of(uri: str) -> Path | None:
     return Path(found).resolve() if found else None
 
 
-def _guarded(empty):
-    """Answer `empty` instead of failing when a handler meets something unforeseen."""
-    def wrap(handler):
+def _log_failure(server: MeepleServer, handler) -> None:
+    server.window_log_message(types.LogMessageParams(
+        types.MessageType.Error, f"meeple lsp: {handler.__name__} failed:\n{traceback.format_exc()}"))
+
+
+def _guarded(handler):
+    """Answer nothing instead of failing when a handler meets something unforeseen: the
+    last line of defence logs it to the editor and the server keeps serving."""
+    if inspect.iscoroutinefunction(handler):
         @functools.wraps(handler)
-        def guarded(server: MeepleServer, params):
+        async def guarded_async(server: MeepleServer, params):
             try:
-                return handler(server, params)
-            except Exception:  # the last line of defence: log it, keep serving
-                server.window_log_message(types.LogMessageParams(
-                    types.MessageType.Error, f"meeple lsp: {handler.__name__} failed:\n{traceback.format_exc()}"))
-                return empty
-        return guarded
-    return wrap
+                return await handler(server, params)
+            except Exception:
+                _log_failure(server, handler)
+        return guarded_async
+
+    @functools.wraps(handler)
+    def guarded(server: MeepleServer, params):
+        try:
+            return handler(server, params)
+        except Exception:
+            _log_failure(server, handler)
+    return guarded
 
 
 def build_server() -> MeepleServer:
     server = MeepleServer()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    @_guarded(None)
-    def on_text(ls: MeepleServer, params):
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)  # the file on disk stands in for the closed buffer
+    @_guarded
+    def on_document(ls: MeepleServer, params):
         ls.check(params.text_document.uri)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    @_guarded(None)
-    def on_close(ls: MeepleServer, params: types.DidCloseTextDocumentParams):
-        ls.check(params.text_document.uri)  # the file on disk stands in for the closed buffer
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @_guarded
+    async def on_change(ls: MeepleServer, params: types.DidChangeTextDocumentParams):
+        """Typing sends a change per key: check once the typing pauses, not after each key."""
+        uri = params.text_document.uri
+        ls.changes[uri] = mine = ls.changes.get(uri, 0) + 1
+        await asyncio.sleep(PAUSE_SECONDS)
+        if ls.changes[uri] == mine:
+            ls.check(uri)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=[".", "'", "(", "[", " "]))
-    @_guarded(None)
+    @_guarded
     def on_completion(ls: MeepleServer, params: types.CompletionParams):
         path = path_of(params.text_document.uri)
         if path is None:
@@ -109,19 +132,19 @@ def build_server() -> MeepleServer:
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @_guarded(None)
+    @_guarded
     def on_hover(ls: MeepleServer, params: types.HoverParams):
         found = _analysis(ls, params.text_document.uri)
         return hover(found[0], found[1], params.position, ls.encoding) if found else None
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @_guarded(None)
+    @_guarded
     def on_definition(ls: MeepleServer, params: types.DefinitionParams):
         found = _analysis(ls, params.text_document.uri)
         return definition(found[0], found[1], params.position, ls.encoding) if found else None
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @_guarded(None)
+    @_guarded
     def on_references(ls: MeepleServer, params: types.ReferenceParams):
         found = _analysis(ls, params.text_document.uri)
         return references(found[0], found[1], params.position, params.context.include_declaration,
@@ -129,7 +152,7 @@ def build_server() -> MeepleServer:
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    @_guarded(None)
+    @_guarded
     def on_code_action(ls: MeepleServer, params: types.CodeActionParams):
         path = path_of(params.text_document.uri)
         if path is None:

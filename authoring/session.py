@@ -1,6 +1,7 @@
 """What the language server remembers between requests: the last analysis of each
-ruleset folder and the diagnostics it last published, so that a file whose problems
-are gone is cleared and a quick fix can find a diagnostic's suggestions."""
+ruleset folder (worked out again only when a file's text changed), and the diagnostics
+it last published, so that a file whose problems are gone is cleared and a quick fix can
+find a diagnostic's suggestions."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +11,7 @@ from lsprotocol import types
 from .analysis import Analysis, analyse
 from .editor_diagnostics import by_file
 from .positions import UTF16
-from .workspace import ruleset_folder
+from .workspace import file_text, folder_files, ruleset_folder
 
 
 class Session:
@@ -25,8 +26,7 @@ class Session:
         if folder is None:
             out = {path: []}
         else:
-            analysis = self.analyses[folder] = analyse(folder, texts, self.analyses.get(folder))
-            out = by_file(analysis, encoding)
+            out = by_file(self._current(folder, texts), encoding)
             for shown in list(self.published):
                 if shown.parent == folder:
                     out.setdefault(shown, [])  # a file no longer part of the ruleset
@@ -40,10 +40,15 @@ class Session:
     def analysis(self, path: Path, texts: dict[Path, str]) -> Analysis | None:
         """The analysis of the ruleset `path` belongs to (None for a file of no ruleset)."""
         folder = ruleset_folder(path, texts)
-        if folder is None:
-            return None
-        if folder not in self.analyses:
-            self.analyses[folder] = analyse(folder, texts)
+        return self._current(folder, texts) if folder is not None else None
+
+    def _current(self, folder: Path, texts: dict[Path, str]) -> Analysis:
+        """The folder's analysis of these very texts: the one kept if nothing changed since."""
+        kept = self.analyses.get(folder)
+        if kept is not None and kept.files == folder_files(folder) \
+                and all(file_text(f, texts) == kept.texts[f] for f in kept.files):
+            return kept
+        self.analyses[folder] = analyse(folder, texts, kept)
         return self.analyses[folder]
 
     def with_suggestions(self, path: Path, diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:

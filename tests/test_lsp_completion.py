@@ -84,7 +84,7 @@ def test_the_cursor_at_a_key_of_a_flow_mapping():
 
 def test_the_cursor_inside_a_quoted_expression():
     c = cursor('"hand[pl')
-    assert (c.path, c.at_key, c.text, c.quoted) == (("actions", "play", "params", "card"), False, "hand[pl", True)
+    assert (c.path, c.at_key, c.text) == (("actions", "play", "params", "card"), False, "hand[pl")
 
 
 def test_the_cursor_at_a_key_of_an_effect_knows_the_keys_beside_it():

@@ -5,6 +5,7 @@ exactly `meeple validate`'s: the same codes at the same places, with the same ra
 as the checker's spans."""
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import subprocess
@@ -234,6 +235,25 @@ def test_a_quick_fix_inside_quotes_keeps_them(editor, tmp_path):
     [n307] = [d for d in diagnostics if d.code == "N307"]
     [fix] = editor.code_actions(state, n307)
     assert fix.edit.changes[state.as_uri()][0].new_text == "'mines'"
+
+
+def test_a_burst_of_changes_is_checked_once_typing_pauses(editor, tmp_path):
+    folder = copy_ruleset(HIGH_CARD, tmp_path)
+    game = folder / "game.yaml"
+    good = game.read_text(encoding="utf-8")
+    editor.open(game)
+    uri = game.as_uri()
+    before = editor.publish_count[uri]
+    typed = ["lead_c", "lead_co", "lead_col", "lead_colo", "lead_colou"]
+    for word in typed:  # as fast as a client can send them
+        editor.versions[uri] += 1
+        editor.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(editor.versions[uri], uri),
+            [types.TextDocumentContentChangeWholeDocument(good.replace("== lead_colour or", f"== {word} or"))]))
+    [diagnostic] = editor.wait_published(uri, before)
+    editor.run(asyncio.sleep(0.5))  # any check still to come would be published by now
+    assert editor.publish_count[uri] - before < len(typed)
+    assert "'lead_colou'" in editor.published[uri][0].message, "the last text is the one checked"
 
 
 # -- the tutorial's game ---------------------------------------------------------------
