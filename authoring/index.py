@@ -146,7 +146,7 @@ def _items(rs: Ruleset):
         for item in kind.items:
             span = item.get("_span")
             if isinstance(span, Span):
-                yield Declaration("item", str(item["id"]), span, item)
+                yield Declaration("item", str(item["id"]), span, {k: v for k, v in item.items() if k != "_span"})
 
 
 def expression_occurrences(rs: Ruleset) -> list[Occurrence]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import yaml
 
+from meeple.dsl.source import plain
+
 from .function_docs import function_docs
 from .index import Declaration
 
@@ -13,21 +15,6 @@ MAX_VALUE = 300  # characters of a declaration's YAML shown before it is cut
 _TITLES = {"variable": "variable", "zone": "zone", "board": "board", "definition": "definition",
            "action": "action", "component": "component kind", "trigger": "trigger", "item": "item",
            "option": "option", "label": "flow label"}
-
-
-def plain(value):
-    """Located YAML values as plain ones (the YAML dumper knows no subclasses)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items() if not str(k).startswith("_")}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return str(value)
 
 
 def one_line(value) -> str:
