@@ -98,6 +98,7 @@ def test_a_shipped_ruleset_opens_without_errors(editor, tmp_path):
     assert not any(d.severity == types.DiagnosticSeverity.Error
                    for uri in files for d in editor.published[uri])
     assert published(editor, folder) == checker_diagnostics(folder)
+    assert as_validate_prints(editor, folder) == validate_output(folder)
 
 
 def test_a_misspelt_name_is_reported_as_validate_reports_it_then_cleared(editor, tmp_path):

@@ -84,3 +84,18 @@ def test_which_ruleset_a_file_belongs_to(tmp_path):
     assert ruleset_folder((scenarios / "basics.yaml").resolve(), {}) is None
     assert ruleset_folder((tmp_path / "README.md").resolve(), {}) is None
     assert ruleset_folder(game, {game: ""}) == tmp_path.resolve(), "emptied in the editor, still its ruleset"
+
+
+def test_a_diagnostic_of_the_whole_folder_goes_on_the_first_files_first_line(tmp_path):
+    """Too many files (Y012) concerns the folder, not a place in a file."""
+    from meeple.authoring.analysis import analyse
+    from meeple.authoring.editor_diagnostics import by_file
+    from meeple.dsl.source import MAX_RULESET_FILES
+    copy(tmp_path)
+    for i in range(MAX_RULESET_FILES):
+        (tmp_path / f"extra{i:02}.yaml").write_text(f"# {i}\n", encoding="utf-8")
+    analysis = analyse(tmp_path.resolve(), {})
+    published = by_file(analysis)
+    first = analysis.files[0]
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in published[first]] == [("Y012", 0, 0)]
+    assert not any(published[f] for f in analysis.files[1:])
