@@ -138,6 +138,21 @@ def test_an_error_in_another_file_is_published_for_that_file(editor, tmp_path):
     assert as_validate_prints(editor, folder) == validate_output(folder)
 
 
+def test_warnings_are_published_as_warnings_and_setup_is_checked_as_validate_does(editor, tmp_path):
+    """No error: `meeple validate` also runs setup for every player count (B601 when a
+    bound is broken), and reports the checker's warnings; so does the server."""
+    folder = copy_ruleset(ZAVANDOR, tmp_path)
+    state = folder / "state.yaml"
+    text = state.read_text(encoding="utf-8").replace(
+        "  round: {type: int, initial: 1, min: 1,",
+        "  unread: {type: int, initial: 0}\n  round: {type: int, initial: 0, min: 1,")
+    state.write_text(text, encoding="utf-8")
+    diagnostics = editor.open(state)
+    assert {(d.code, d.severity) for d in diagnostics} == {
+        ("L103", types.DiagnosticSeverity.Warning), ("B601", types.DiagnosticSeverity.Error)}
+    assert as_validate_prints(editor, folder) == validate_output(folder)
+
+
 def test_completion_in_an_expression_offers_the_rulesets_names(editor, tmp_path):
     folder = copy_ruleset(ZAVANDOR, tmp_path)
     actions = folder / "actions.yaml"
