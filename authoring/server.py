@@ -57,9 +57,12 @@ class MeepleServer(LanguageServer):
         path = path_of(uri)
         if path is None:
             return
+        # An open file is named as the editor names it (its URI may spell a link or a
+        # drive letter otherwise than the resolved path would).
+        open_uris = {path_of(uri): uri for uri in self.workspace.text_documents}
         for file, diagnostics in self.session.refresh(path, self.texts(), self.encoding).items():
             self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=diagnostics))
+                types.PublishDiagnosticsParams(uri=open_uris.get(file, file.as_uri()), diagnostics=diagnostics))
 
 
 def path_of(uri: str) -> Path | None:
