@@ -88,9 +88,8 @@ def _parse_value(text: str):
 @app.command()
 def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or folders")):
     """Check rulesets; exit 0 when clean, 2 with diagnostics."""
-    from meeple.dsl.load import check_ruleset, read_ruleset
+    from meeple.authoring.checking import validate as diagnostics_of
     from meeple.interpreter.loading import find_ruleset
-    from meeple.interpreter.setup_check import check_setup
     bad = False
     for path in paths:
         try:
@@ -99,12 +98,7 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
             error_console.print(f"error: {escape(str(exc))}")
             bad = True
             continue
-        rs, diags = read_ruleset(path)
-        if rs is not None:
-            diags += check_ruleset(rs)
-        if not any(d.severity == "error" for d in diags) and rs is not None:
-            diags += check_setup(rs)
-        diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+        _, diags = diagnostics_of(path)  # what the language server shows, too (meeple lsp)
         print_diagnostics(diags)
         errors = sum(1 for d in diags if d.severity == "error")
         warnings = len(diags) - errors
@@ -503,6 +497,7 @@ app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
 app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).schema)
 app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
 app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
+app.command("lsp")(__import__("meeple.cli.lsp", fromlist=["lsp"]).lsp)
 
 
 def main():

@@ -12,7 +12,7 @@ from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, End
 from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
 from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
-from .source import LDict, Span, span_of
+from .source import LDict, Span, plain, span_of
 from .types import ANY, INT, MAX_TYPE_DEPTH, parse_type_name, type_depth
 
 
@@ -33,8 +33,8 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
             d = r.mapping(decl, f"option '{name}'")
             if d is None:
                 continue
-            choices = tuple(_plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
-            options[str(name)] = OptionDecl(str(name), _plain(d.get("default")), choices, d.span,
+            choices = tuple(plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
+            options[str(name)] = OptionDecl(str(name), plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")
     labels = {}
     if "labels" in node and r.mapping(node["labels"], "labels"):
@@ -77,20 +77,6 @@ def _player_counts(r: Reader, players, span: Span | None) -> tuple[int, int]:
     return lo, hi
 
 
-def _plain(value):
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return str(value)
-
-
 def _unknown_type(text) -> str:
     depth = type_depth(str(text))
     if depth > MAX_TYPE_DEPTH:
@@ -121,7 +107,7 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
     lo, hi = r.integer(node.get("min"), "min", node.span), r.integer(node.get("max"), "max", node.span)
     if (lo is not None or hi is not None) and value_type not in (INT, ANY) and value_type.name != "map":
         r.error("T406", f"min/max bounds need an int variable, '{name}' is {value_type}", node.span)
-    choices = tuple(_plain(node["choices"])) if isinstance(node.get("choices"), list) else None
+    choices = tuple(plain(node["choices"])) if isinstance(node.get("choices"), list) else None
     return VarDecl(name, value_type, per, initial, lo, hi,
                    r.string(node.get("bounds", "error"), "bounds", node.span, ("error", "clamp")) or "error",
                    r.string(node.get("visibility", "all"), "visibility", node.span, ("all", "owner", "none"))
@@ -183,7 +169,7 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
             r.error(MAX_TOTAL_ITEMS.code, f"a ruleset may have at most {MAX_TOTAL_ITEMS.value:,} items",
                     value_span(e, "count"))
             break
-        data = {str(k): _plain(v) for k, v in e.items() if k not in ("id", "count") and v is not None}
+        data = {str(k): plain(v) for k, v in e.items() if k not in ("id", "count") and v is not None}
         for key in data:
             if key not in fields:
                 r.error("N303", f"'{key}' is not a declared field of '{name}'", e.key_spans.get(key),
@@ -308,7 +294,7 @@ def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:
             # Kept as a range, not a list: its size is checked before anything is made.
             axes.append((str(key), range(lo, hi + 1) if lo is not None and hi is not None else range(0)))
         elif isinstance(spec, list):
-            axes.append((str(key), [_plain(v) for v in spec]))
+            axes.append((str(key), [plain(v) for v in spec]))
         else:
             r.error("S103", "a generated field takes a list of values or {from: a, to: b}", span_of(spec, gen.span))
     size = 1
@@ -346,7 +332,7 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
                     nodes[str(n)] = {}
         elif r.mapping(raw, "nodes"):
             for n, attrs in raw.items():
-                nodes[str(n)] = _plain(attrs) if isinstance(attrs, dict) else {}
+                nodes[str(n)] = plain(attrs) if isinstance(attrs, dict) else {}
     if len(nodes) > MAX_BOARD_NODES.value:
         r.error(MAX_BOARD_NODES.code, f"board '{name}' has {len(nodes):,} nodes; at most "
                 f"{MAX_BOARD_NODES.value:,}", value_span(node, "nodes"))
@@ -355,7 +341,7 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
         if isinstance(e, list) and len(e) in (2, 3):
             if not all(isinstance(end, (str, int)) and not isinstance(end, bool) for end in e[:2]):
                 continue  # an end that is not a name: reported by the shape pass
-            attrs = _plain(e[2]) if len(e) == 3 and isinstance(e[2], dict) else {}
+            attrs = plain(e[2]) if len(e) == 3 and isinstance(e[2], dict) else {}
             a, b = str(e[0]), str(e[1])
             for end in (a, b):
                 if end not in nodes:

@@ -30,7 +30,8 @@ class Reader:
         self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------
-    def error(self, code: str, message: str, span: Span | None, notes=(), rule=None, beyond_schema=False):
+    def error(self, code: str, message: str, span: Span | None, notes=(), rule=None, beyond_schema=False,
+              suggestions=()):
         if self.shape_checked and code in SHAPE_CODES and not beyond_schema:
             return
         span = span or Span.unknown(self.file)
@@ -38,7 +39,8 @@ class Reader:
         if where in self._reported:
             return
         self._reported.add(where)
-        self.diagnostics.append(Diagnostic(code, message, span, notes=tuple(notes), rule=rule))
+        self.diagnostics.append(Diagnostic(code, message, span, notes=tuple(notes), rule=rule,
+                                           suggestions=tuple(suggestions)))
 
     def warn(self, code: str, message: str, span: Span | None):
         self.diagnostics.append(
@@ -60,7 +62,7 @@ class Reader:
                     hint = f"; did you mean '{close[0]}'?" if close else ""
                     self.error("S101", f"unknown key '{key}' in {what}{hint}",
                                value.key_spans.get(key) if isinstance(value, LDict) else None,
-                               notes=[f"expected one of: {', '.join(sorted(allowed))}"])
+                               notes=[f"expected one of: {', '.join(sorted(allowed))}"], suggestions=close)
         for key in required:
             if key not in value:
                 self.error("S102", f"{what} is missing the required key '{key}'",

@@ -18,6 +18,9 @@ class Diagnostic:
     severity: str = "error"
     notes: tuple[str, ...] = field(default=())
     rule: str | None = None  # the rulebook citation of the element concerned
+    # The names the author may have meant ("did you mean ..."), each of which could stand
+    # where `span` points, so an editor can offer the fix without reading the message.
+    suggestions: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.span is None:  # every diagnostic is printed and sorted by its position

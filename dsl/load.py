@@ -15,7 +15,8 @@ from .build_support import Reader
 from .diagnostics import Diagnostic, RulesetError, register_source
 from .model import Ruleset
 from .schema import check_sections
-from .source import MAX_RULESET_FILES, LDict, Span, YamlError, read_source, read_yaml
+from .source import (MAX_FILE_BYTES, MAX_RULESET_FILES, LDict, Span, YamlError, decode_source, read_source,
+                     read_yaml)
 
 
 def ruleset_files(path: Path) -> list[Path]:
@@ -32,9 +33,27 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
-    """Build without raising: the Ruleset (None if unusable) and all diagnostics."""
+def _file_text(f: Path, name: str, texts: dict[Path, str]) -> tuple[str, YamlError | None]:
+    """A file's text: the caller's version if it gave one (an editor's unsaved buffer), else the disk's."""
+    given = texts.get(f.resolve())
+    if given is None:
+        return read_source(f, name)
+    data = given.encode("utf-8", errors="replace")  # a lone surrogate cannot be a ruleset's text
+    if len(data) > MAX_FILE_BYTES:
+        return "", YamlError(f"the file is {len(data):,} bytes; a ruleset file may hold at most "
+                             f"{MAX_FILE_BYTES:,}", Span(name, 1, 1, 1, 2), "Y012")
+    return decode_source(data, name)
+
+
+def read_ruleset(path: str | Path, texts: dict[Path, str] | None = None
+                 ) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Build without raising: the Ruleset (None if unusable) and all diagnostics.
+
+    `texts` gives the text to use for some of the files instead of what is on disk
+    (keys are the files' paths, matched once resolved), so an editor can have the
+    ruleset checked as it stands in its unsaved buffers."""
     path = Path(path)
+    texts = {Path(f).resolve(): text for f, text in (texts or {}).items()}
     diagnostics: list[Diagnostic] = []
     if not path.exists():
         return None, [Diagnostic("Y002", f"no such file or folder: {path}", Span.unknown(str(path)))]
@@ -48,7 +67,7 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
     parts = {s: [] for s in SECTIONS}
     for f in files:
         name = _display(f)
-        text, problem = read_source(f, name)
+        text, problem = _file_text(f, name, texts)
         register_source(name, text)
         if problem is not None:
             diagnostics.append(Diagnostic(problem.code, problem.message, problem.span))
@@ -73,7 +92,8 @@ def read_ruleset(path: str | Path) -> tuple[Ruleset | None, list[Diagnostic]]:
                 close = difflib.get_close_matches(str(key), SECTIONS, n=1)
                 diagnostics.append(Diagnostic(
                     "S101", f"unknown section '{key}'" + (f"; did you mean '{close[0]}'?" if close else ""),
-                    doc.key_spans[key], notes=(f"expected one of: {', '.join(SECTIONS)} (or a key starting with x- for templates)",)))
+                    doc.key_spans[key], notes=(f"expected one of: {', '.join(SECTIONS)} (or a key starting with x- for templates)",),
+                    suggestions=tuple(close)))
                 continue
             parts[key].append((name, value, doc.key_spans[key]))
     r = Reader(_display(files[0]))

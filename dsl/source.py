@@ -100,6 +100,22 @@ def span_of(value, default: Span | None = None) -> Span | None:
     return getattr(value, "span", default)
 
 
+def plain(value):
+    """A located value as plain Python values, for what must not carry the subclasses
+    (built records, a YAML dumper)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
 def _mark_span(file: str, node: yaml.Node) -> Span:
     s, e = node.start_mark, node.end_mark
     return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)

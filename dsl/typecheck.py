@@ -69,8 +69,11 @@ def join(a: Type, b: Type) -> Type:
     return a
 
 
-def _close(name: str, candidates) -> str:
-    found = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
+def _close(name: str, candidates) -> tuple[str, ...]:
+    return tuple(difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6))
+
+
+def _hint(found: tuple[str, ...]) -> str:
     return f"; did you mean {' or '.join(repr(f) for f in found)}?" if found else ""
 
 
@@ -93,8 +96,8 @@ class _Checker:
     def __init__(self):
         self.diags: list[Diagnostic] = []
 
-    def error(self, code: str, message: str, span, notes=()) -> None:
-        self.diags.append(Diagnostic(code, message, span, notes=tuple(notes)))
+    def error(self, code: str, message: str, span, notes=(), suggestions=()) -> None:
+        self.diags.append(Diagnostic(code, message, span, notes=tuple(notes), suggestions=suggestions))
 
     def visit(self, node: A.Expr, scope: Scope) -> Type:
         return getattr(self, "v_" + type(node).__name__)(node, scope)
@@ -122,8 +125,8 @@ class _Checker:
             notes.append(f"write {_PYTHON_SPELLINGS[node.name]} in lowercase")
         elif node.name in FUNCTIONS:
             notes.append(f"'{node.name}' is a function: call it, as in {node.name}(...)")
-        self.error("N301", f"undefined name '{node.name}'{_close(node.name, scope.names())}",
-                   node.span, notes)
+        close = _close(node.name, scope.names())
+        self.error("N301", f"undefined name '{node.name}'{_hint(close)}", node.span, notes, close)
         return ANY
 
     # -- collections -----------------------------------------------------------------
@@ -221,8 +224,9 @@ class _Checker:
         sym = scope.lookup("options")
         known = sym.meta.get("keys") if sym is not None else None
         if known is not None and name not in known:
-            self.error("N305", f"the game declares no option '{name}'{_close(name, set(known))}", span,
-                       [f"declared options: {', '.join(known) or '(none)'}"])
+            close = _close(name, set(known))
+            self.error("N305", f"the game declares no option '{name}'{_hint(close)}", span,
+                       [f"declared options: {', '.join(known) or '(none)'}"], close)
 
     def v_Index(self, node, scope):
         ot, it = self.visit(node.obj, scope), self.visit(node.index, scope)
@@ -258,8 +262,9 @@ class _Checker:
             if name in props:
                 return props[name] or ANY
             known = set(fields) | set(props) | {"id", "kind"}
-            self.error("N303", f"items of kind '{kind}' have no field '{name}'{_close(name, known)}",
-                       node.name_span)
+            close = _close(name, known)
+            self.error("N303", f"items of kind '{kind}' have no field '{name}'{_hint(close)}",
+                       node.name_span, suggestions=close)
             return ANY
         if ot.name == "map":
             if not STR.accepts(ot.args[0]):
@@ -281,8 +286,8 @@ class _Checker:
             notes = []
             if scope.lookup(node.func) is not None:
                 notes.append(f"'{node.func}' is a value, not a function")
-            self.error("N302", f"unknown function '{node.func}'{_close(node.func, FUNCTIONS)}",
-                       node.func_span, notes)
+            close = _close(node.func, FUNCTIONS)
+            self.error("N302", f"unknown function '{node.func}'{_hint(close)}", node.func_span, notes, close)
             for arg in node.args:
                 if isinstance(arg, A.Lambda):
                     self.visit(arg.body, scope.bind({arg.param: ANY}))
@@ -313,12 +318,14 @@ class _Checker:
             consts.append(arg.value if isinstance(arg, A.Const) else NO_CONST)
         if fn.name in BOARD_FUNCTIONS and consts and isinstance(consts[0], str) \
                 and scope.boards is not None and consts[0] not in scope.boards:
-            self.error("N307", f"there is no board '{consts[0]}'{_close(consts[0], scope.boards)}",
-                       node.args[0].span, [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"])
+            close = _close(consts[0], scope.boards)
+            self.error("N307", f"there is no board '{consts[0]}'{_hint(close)}", node.args[0].span,
+                       [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"], close)
         if fn.name == "items" and isinstance(consts[:1] and consts[0], str) and scope.item_kinds:
             if consts[0] not in scope.item_kinds:
-                self.error("N303", f"there is no item kind '{consts[0]}'"
-                           f"{_close(consts[0], scope.item_kinds)}", node.args[0].span)
+                close = _close(consts[0], scope.item_kinds)
+                self.error("N303", f"there is no item kind '{consts[0]}'{_hint(close)}", node.args[0].span,
+                           suggestions=close)
         if len(types) < fn.min_args:
             return ANY
         try:

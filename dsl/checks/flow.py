@@ -36,7 +36,8 @@ def check_action_references(rs: Ruleset) -> Iterator[Diagnostic]:
             if name not in rs.actions:
                 close = difflib.get_close_matches(name, list(rs.actions), n=1)
                 yield Diagnostic("F502", f"'{name}' is not a declared action" +
-                                 (f"; did you mean '{close[0]}'?" if close else ""), span)
+                                 (f"; did you mean '{close[0]}'?" if close else ""), span,
+                                 suggestions=tuple(close))
             elif node.kind != "choose" and rs.actions[name].then:
                 yield Diagnostic("F504", f"action '{name}' has sub-decisions ('then'), which a "
                                  f"{node.kind} step cannot hold", span)

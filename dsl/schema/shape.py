@@ -150,7 +150,7 @@ class Shape:
         close = difflib.get_close_matches(str(key), sorted(known), n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         self.r.error("S101", f"unknown key '{key}' in {what}{hint}", _key_span(node, key),
-                     notes=[f"expected one of: {', '.join(sorted(known))}"])
+                     notes=[f"expected one of: {', '.join(sorted(known))}"], suggestions=close)
 
     def keys(self, node: dict, keys: tuple[Key, ...], extra: Kind | None, what: str, skip=()):
         known = {k.name: k for k in keys}
