@@ -503,6 +503,7 @@ app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
 app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).schema)
 app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
 app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
+app.command("serve")(__import__("meeple.cli.serve", fromlist=["serve"]).serve)
 
 
 def main():
