@@ -93,18 +93,8 @@ class Server:
 
     # -- the lobby ----------------------------------------------------------------------------
     async def lobby(self, request: Request):
-        titles = {}
-        for source in self.sources.listed():
-            try:
-                info = self.sources.rules(source)[1].ruleset.game
-            except Refused:
-                titles[source] = (source, "?")
-                continue
-            players = str(info.min_players) if info.min_players == info.max_players \
-                else f"{info.min_players}–{info.max_players}"
-            titles[source] = (info.title or info.name, players)
-        lang = self.lang(request)
-        return self.html(request, "meeple", lobby_page(self.sources, titles, lang))
+        titles = {source: await run_in_threadpool(self.sources.title, source) for source in self.sources.listed()}
+        return self.html(request, "meeple", lobby_page(self.sources, titles, self.lang(request)))
 
     async def new_table_form(self, request: Request):
         source = request.query_params.get("folder") or request.query_params.get("ruleset", "")

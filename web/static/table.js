@@ -17,8 +17,11 @@
   const moveButtons = () => Array.from(document.querySelectorAll("#moves button.move"));
   const mentions = (button) => JSON.parse(button.dataset.mentions || "[]");
 
-  function show(html, version, always) {
-    if (!always && version <= shownVersion()) return;
+  // A live update is shown when it is newer than the page; an answer to this page's own
+  // request also when it is as new (taking a seat changes the page, not the table).  An
+  // older answer is never shown: a bot's move may have arrived before it.
+  function show(html, version, answer) {
+    if (answer ? version < shownVersion() : version <= shownVersion()) return;
     const holder = document.createElement("div");
     holder.innerHTML = html;
     table().replaceWith(holder.firstElementChild);
