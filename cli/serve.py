@@ -20,11 +20,15 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="the address to l
                                    "alone; 0.0.0.0: every network it is on)"),
           port: int = typer.Option(8000, "--port", help="the port to listen on (0: any free one)"),
           rules: Optional[List[Path]] = typer.Option(None, "--rules", help="a ruleset folder the lobby offers besides "
-                                                     "the shipped ones (may be given more than once)")):
-    """Play in a browser: a lobby, a link per seat, live tables (docs/web.md)."""
+                                                     "the shipped ones (may be given more than once)"),
+          author: bool = typer.Option(False, "--author", help="under each table, the author panel: the full state, the "
+                                      "flow, why each action is not legal, a scenario recorder, reload on change")):
+    """Play in a browser: a lobby, a link per seat, live tables (docs/web.md).  With --author,
+    each table also shows everything its ruleset's author needs (and so hides nothing)."""
     try:
         import uvicorn
 
+        from meeple.web.author import AuthorPanel
         from meeple.web.routes import create_app
         from meeple.web.sources import LOOPBACK, Sources
     except ImportError:
@@ -35,7 +39,7 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="the address to l
     if not 0 <= port < 65536:
         fail(f"--port must be 0 to 65535, not {port}")
     port = port or _free_port(host)
-    app = create_app(Sources(rules or (), any_folder=host in LOOPBACK))
+    app = create_app(Sources(rules or (), any_folder=host in LOOPBACK), AuthorPanel() if author else None)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"meeple serve: [bold]http://{escape(shown)}:{port}/[/] (Ctrl-C stops it)")
     try:

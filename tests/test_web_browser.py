@@ -23,6 +23,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from meeple.interpreter.knowledge import WHOLE
+from meeple.web.author import AuthorPanel
 from meeple.web.routes import create_app
 from meeple.web.sources import Sources
 
@@ -85,6 +86,13 @@ def launch(playwright):
 @pytest.fixture(scope="module")
 def served():
     made = Served()
+    yield made
+    made.stop()
+
+
+@pytest.fixture(scope="module")
+def authoring():
+    made = Served(author=AuthorPanel())
     yield made
     made.stop()
 
@@ -209,3 +217,17 @@ def test_screenshots_of_each_rulebook_games_table(served, page, name, players, l
     page.wait_for_selector("#moves")
     page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=True)
     assert (IMAGES / f"web-{name}.png").stat().st_size > 10_000
+
+
+def test_the_author_panel_says_why_a_move_is_not_legal(authoring, page):
+    table, seats, _ = authoring.open("treasure-hunter", 2, {1: "random"}, seed=3, options={"cards": 4})
+    page.goto(seats[0])
+    page.wait_for_selector("#why-form")
+    row = page.text_content("tr[data-action=boost]")
+    assert "cannot be taken now in phase" in row and "M807" in row
+    page.fill("#why-move", "keep(card=GOB1-1)")
+    page.click("#why-form button[type=submit]")
+    page.wait_for_function("document.getElementById('why-answer').textContent.length > 0", timeout=WAIT)
+    assert page.text_content("#why-answer").startswith("card=GOB1-1 is not possible; choices: ")
+    assert page.locator(".author .flow svg").count() == 1 and "simultaneous: keep" in page.text_content(".flow")
+    page.screenshot(path=str(IMAGES / "web-author.png"), full_page=True)

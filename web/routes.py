@@ -7,6 +7,8 @@ JSON that says what is wrong, never a traceback.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -245,9 +247,22 @@ def create_app(sources: Sources | None = None, author=None) -> Starlette:
     ]
     if author is not None:
         routes += author.routes(server)
-    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
+    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found},
+                    lifespan=_watching(server) if author is not None else None)
     app.state.server = server
     return app
+
+
+def _watching(server):
+    """While the server runs, the author panel looks at the rulesets' files."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(server.author.watch(server))
+        try:
+            yield
+        finally:
+            task.cancel()
+    return lifespan
 
 
 async def _not_found(request: Request, exc) -> Response:

@@ -16,7 +16,8 @@ import threading
 from dataclasses import dataclass
 
 from meeple.cli.play import TableBots, _undo
-from meeple.interpreter import IllegalMove, State
+from meeple.interpreter import Game, IllegalMove, RuleError, State
+from meeple.interpreter.moves import move_text
 
 from .tokens import HOST, HOT_SEAT, SEAT, Pass, Passes, new_token
 
@@ -88,6 +89,25 @@ class Table:
             self.now = Moment(before, tuple(history), now.version + 1)
             return self.now
 
+    def reload(self, rules) -> tuple[int, int]:
+        """Play on with `rules` (the ruleset's files changed): the same seed, options and
+        moves, as far as the new rules still allow them.  (moves kept, moves there were)."""
+        with self._lock:
+            game = Game(rules, self.game.player_count, self.options)
+            state, kept = game.new_state(self.seed), []
+            for _, move in self.now.history:
+                try:
+                    again = game.parse_move(state, move_text(move), move.player, referee=True)
+                    after = game.apply(state, again)
+                except (IllegalMove, RuleError):
+                    break
+                kept.append((state, again))
+                state = after
+            played = len(self.now.history)
+            self.game, self.read_as, self.failure = game, {}, None
+            self.now = Moment(state, tuple(kept), self.now.version + 1)
+            return len(kept), played
+
     def can_undo(self, moment: Moment, seat: int) -> bool:
         return self.undo_allowed and _undo(list(moment.history), seat, self.humans) is not None
 
@@ -119,3 +139,6 @@ class Tables:
 
     def find(self, token: str) -> Pass | None:
         return self.passes.find(token)
+
+    def all(self) -> list[Table]:
+        return list(self._tables.values())

@@ -64,6 +64,19 @@ WORDS = {
         "a table needs at least one human seat": "egy asztalhoz legalább egy emberi hely kell",
         "unknown language '{lang}'; languages: {langs}": "ismeretlen nyelv: '{lang}'; nyelvek: {langs}",
         "the move must be a text": "a lépés szöveg legyen",
+        "author": "szerzői panel",
+        "the ruleset's files have errors; the table plays on with the rules it had":
+            "a szabálykönyv fájljaiban hibák vannak; az asztal a korábbi szabályokkal játszik tovább",
+        "reloaded: {kept} of {played} moves replayed": "újratöltve: {played} lépésből {kept} lejátszva újra",
+        "control point": "vezérlési pont",
+        "every action now": "minden akció most",
+        "legal now: {n} moves": "most szabályos: {n} lépés",
+        "why is this move not legal?": "miért nem szabályos ez a lépés?",
+        "why?": "miért?",
+        "record this game as a scenario": "a játék mentése forgatókönyvként",
+        "save it in the ruleset's scenarios/": "mentés a szabálykönyv scenarios/ mappájába",
+        "the full state": "a teljes állapot",
+        "only a ruleset folder has scenarios to save into": "csak szabálykönyv-mappába lehet forgatókönyvet menteni",
     },
 }
 

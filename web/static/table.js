@@ -157,9 +157,31 @@
       send("/undo", {seat: seat()});
     } else if (target.closest("#take-seat")) {
       send("/seat", {seat: Number(target.closest("#take-seat").dataset.seat)});
+    } else if (target.closest("#record")) {
+      window.location.href = base + "/scenario";
+    } else if (target.closest("#save-scenario")) {
+      ask("/scenario", {}, (answer) => { $("saved").textContent = answer.saved || answer.error; });
     } else {
       pick(target);
     }
+  });
+
+  // -- the author panel (meeple serve --author) -----------------------------------------------
+  async function ask(path, data, then) {
+    const response = await fetch(base + path + "?lang=" + encodeURIComponent(lang), {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(data),
+    });
+    then(await response.json());
+  }
+
+  document.addEventListener("submit", (event) => {
+    if (event.target.id !== "why-form") return;
+    event.preventDefault();
+    ask("/why", {move: $("why-move").value}, (answer) => {
+      $("why-answer").textContent = answer.answer || answer.error;
+    });
   });
 
   // -- live updates --------------------------------------------------------------------------
