@@ -2,9 +2,13 @@
 bots, hot-seat, live updates and languages, through Starlette's TestClient."""
 from __future__ import annotations
 
+import html as markup
 import json
+import os
+import random
 import re
 import sys
+import threading
 
 import pytest
 
@@ -218,3 +222,66 @@ def test_serve_without_the_web_extra_says_which_extra_in_one_line(monkeypatch):
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == ["error: meeple serve needs the web extra: pip install "
                                                   "'meeple[web]'"]
+
+
+def _play_to_the_end(client, link: str, lang: str, seed: int) -> tuple[str, int, int]:
+    """Random moves from the hot-seat page, taking each seat as it is asked for, until the
+    page has no move left: (the last fragment, moves played, seats taken)."""
+    rnd, moves, seats = random.Random(seed), 0, 0
+    while True:
+        html = client.get(f"{link}/fragment", params={"lang": lang}).json()["html"]
+        asked = re.search(r'id="take-seat" data-seat="(\d+)"', html)
+        if asked:
+            _fragment(client.post(f"{link}/seat", json={"seat": int(asked.group(1))}))
+            seats += 1
+            continue
+        offered = re.findall(r'data-move="([^"]+)"', html)
+        if not offered:
+            return html, moves, seats
+        _fragment(client.post(f"{link}/move?lang={lang}", json={"move": markup.unescape(rnd.choice(offered))}))
+        moves += 1
+
+
+@pytest.mark.parametrize("name,lang,options,ending", [
+    ("goofspiel", "hu", {}, "ok: a játékmenet véget ért"),
+    ("treasure-hunter", "en", {"cards": "2"}, "reason: the flow of play is complete"),
+    ("nim", "en", {}, "reason: the last object was taken"),
+])
+def test_a_game_plays_to_its_end_on_one_device_passed_between_seats(client, name, lang, options, ending):
+    opened = open_table(client, name, 2, seed=9, lang=lang, options=options)
+    html, moves, seats = _play_to_the_end(client, opened.hot_seat, lang, seed=9)
+    assert opened.table.now.state.over and moves == len(opened.table.now.history)
+    assert ending in html and ("győztes" in html or "winner" in html or "döntetlen" in html or "draw" in html)
+    assert seats >= (moves if name == "goofspiel" else 0)  # simultaneous bids: the device passes at every move
+
+
+def test_meeple_serve_prints_its_address_and_serves_the_lobby():
+    import subprocess
+
+    import httpx
+    server = subprocess.Popen([sys.executable, "-m", "meeple.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    try:
+        line = server.stdout.readline()
+        address = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        with httpx.Client(trust_env=False) as http:  # straight to this machine, past any proxy
+            for _ in range(200):
+                try:
+                    answer = http.get(address)
+                    break
+                except httpx.ConnectError:  # printed just before uvicorn listens
+                    threading.Event().wait(0.05)
+        assert answer.status_code == 200 and 'value="tic-tac-toe"' in answer.text
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_serve_refuses_a_missing_rules_folder_and_a_bad_port(tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    result = CliRunner().invoke(app, ["serve", "--rules", str(tmp_path / "nothing")])
+    assert result.exit_code == 2 and "no such folder" in result.output
+    result = CliRunner().invoke(app, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "--port must be 0 to 65535" in result.output

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from meeple.dsl.diagnostics import RulesetError
 from meeple.interpreter import find_ruleset, list_rulesets, load_rules
 
@@ -21,28 +23,27 @@ class Sources:
     def __init__(self, folders=(), any_folder: bool = False):
         self.folders = [str(Path(f).resolve()) for f in folders]
         self.any_folder = any_folder
-        self._titles: dict = {}  # source -> (newest file's time, title, player counts)
 
     def listed(self) -> list[str]:
         return list_rulesets() + self.folders
 
     def title(self, source: str) -> tuple[str, str]:
-        """(title, player counts) for the lobby's list; read again only when a file changed
-        (reading and checking every ruleset takes seconds)."""
+        """(title, player counts) for the lobby's list, from the `game:` section as written
+        (reading and checking every ruleset would take seconds); a section that does not
+        read plainly is left to the loader, whose diagnostics the setup page then shows."""
         folder = Path(source) if source in self.folders else find_ruleset(source)
-        stamp = max((f.stat().st_mtime_ns for f in folder.rglob("*.yaml")), default=0)
-        kept = self._titles.get(source)
-        if kept is None or kept[0] != stamp:
+        for path in sorted(folder.glob("*.y*ml")):
             try:
-                info = self.rules(source)[1].ruleset.game
-            except Refused:
-                kept = (stamp, source, "?")
-            else:
-                players = str(info.min_players) if info.min_players == info.max_players \
-                    else f"{info.min_players}–{info.max_players}"
-                kept = (stamp, info.title or info.name, players)
-            self._titles[source] = kept
-        return kept[1], kept[2]
+                info = yaml.safe_load(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                continue
+            game = info.get("game") if isinstance(info, dict) else None
+            if isinstance(game, dict):
+                players = game.get("players")
+                if isinstance(players, dict):
+                    players = f"{players.get('min')}–{players.get('max')}"
+                return str(game.get("title") or game.get("name") or folder.name), str(players).replace("-", "–")
+        return folder.name, "?"
 
     def rules(self, source: str):
         """(where the ruleset is, its compiled rules); read again when its files changed."""
