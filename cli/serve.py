@@ -43,7 +43,9 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="the address to l
     shown = f"[{host}]" if ":" in host else host
     console.print(f"meeple serve: [bold]http://{escape(shown)}:{port}/[/] (Ctrl-C stops it)")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # Open pages keep their live-update streams open: on Ctrl-C they are closed after a
+        # second instead of waited for.
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 

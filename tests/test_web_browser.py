@@ -146,15 +146,21 @@ def test_a_whole_game_of_tic_tac_toe_by_clicking_cells_on_one_device(served, pag
     assert page.locator("#moves").count() == 0
 
 
-def test_a_refused_click_says_why(served, page):
+def test_a_click_no_move_fits_and_a_move_out_of_turn_are_refused(served, page):
     table, seats, _ = served.open("tic-tac-toe", 2, {}, seed=2)
     page.goto(seats[1])
     page.wait_for_selector("#table")
     assert page.locator("#moves").count() == 0 and "waiting for the others" in page.text_content(".moves")
     # a request the page itself would not make: seat 1 plays now, out of turn
-    status = page.evaluate("""async () => (await fetch(location.pathname + '/move', {method: 'POST',
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({move: 'place(at=a1)'})})).status""")
-    assert status == 400 and not table.now.history
+    answer = page.evaluate("""async () => (await fetch(location.pathname + '/move', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({move: 'place(at=a1)'})})).json()""")
+    assert answer["code"] == "M805" and not table.now.history
+    page.evaluate(f"""() => fetch('{seats[0]}/move', {{method: 'POST', headers: {{'Content-Type':
+        'application/json'}}, body: JSON.stringify({{move: 'place(at=b2)'}})}})""")  # seat 0, from its own link
+    page.wait_for_selector("#moves", timeout=WAIT)  # the live update: seat 1 to move
+    page.click("g[data-node=b2]")  # taken: no move of seat 1 names it
+    assert page.text_content("#message") == "none of your moves names this"
+    assert page.locator("#selection").is_hidden()
 
 
 def test_connect_four_against_a_random_bot_to_the_end(served, page):

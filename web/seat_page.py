@@ -109,7 +109,8 @@ def moves_panel(table, moment, seat: int, lang: str) -> Markup:
                                       data_move=game.move_text(state, m, seat),
                                       data_mentions=_mentions(game, m, namer))
                          + (tag("span", about, class_="about") if about else "") + "</li>")
-        parts.append(Markup('<ol id="moves">' + "".join(items) + "</ol>"))
+        parts.append(Markup(f'<ol id="moves"{attrs(data_nothing=word(lang, "none of your moves names this"))}>'
+                            + "".join(items) + "</ol>"))
     elif not state.over:
         parts.append(tag("p", word(lang, "waiting for the others"), class_="waiting"))
     if undo:

@@ -20,6 +20,7 @@ WORDS = {
             "a többiek ne nézzenek ide, amíg a(z) {p}. játékos át nem veszi a helyét",
         "I am player {p}: show my table": "én vagyok a(z) {p}. játékos: mutasd az asztalomat",
         "your move": "te lépsz",
+        "none of your moves names this": "egyik lépésed sem erre vonatkozik",
         "confirm": "megerősítés",
         "cancel": "mégse",
         "show all moves": "minden lépés",

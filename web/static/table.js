@@ -75,6 +75,7 @@
   }
 
   function narrow() {
+    say("");
     const fits = fitting(selected);
     moveButtons().forEach((b) => { b.closest("li").hidden = !fits.includes(b); });
     $("narrowed").hidden = selected.length === 0;
@@ -125,6 +126,7 @@
         return true;
       }
     }
+    say($("moves").dataset.nothing);
     return true;
   }
 
