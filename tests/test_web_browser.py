@@ -146,6 +146,13 @@ def test_a_whole_game_of_tic_tac_toe_by_clicking_cells_on_one_device(served, pag
     assert page.locator("#moves").count() == 0
 
 
+def test_the_setup_form_shows_as_many_seats_as_players(served, page):
+    page.goto(f"{served.base}/new?ruleset=goofspiel&lang=en")
+    assert page.locator("tr[data-seat='2']").is_hidden() and page.locator("tr[data-seat='1']").is_visible()
+    page.select_option("select[name=players]", "3")
+    assert page.locator("tr[data-seat='2']").is_visible() and page.locator("tr[data-seat='3']").is_hidden()
+
+
 def test_a_click_no_move_fits_and_a_move_out_of_turn_are_refused(served, page):
     table, seats, _ = served.open("tic-tac-toe", 2, {}, seed=2)
     page.goto(seats[1])

@@ -207,6 +207,15 @@ def test_pages_speak_hungarian_when_asked_and_remember_it(client):
     assert "you are player 0" in client.get(opened.seats[0], params={"lang": "en"}).text
 
 
+def test_a_request_too_big_is_refused_before_it_is_read_whole(client):
+    opened = open_table(client, "tic-tac-toe", 2)
+    answer = client.post(f"{opened.seats[0]}/move", content=b'{"move": "' + b"x" * 100_000 + b'"}')
+    assert answer.status_code == 413 and "at most 65536 bytes" in answer.json()["error"]
+    answer = client.post("/tables", content=b"ruleset=nim&" + b"x" * 100_000)
+    assert answer.status_code == 413 and "Traceback" not in answer.text
+    assert not opened.table.now.history
+
+
 def test_static_files_and_unknown_addresses(client):
     assert "EventSource" in client.get("/static/table.js").text
     answer = client.get("/no/such/page")

@@ -30,6 +30,7 @@ from meeple.cli.refusals import rejection_text
 from meeple.interpreter import RuleError, find_ruleset
 
 from .author_reasons import actions_now
+from .bodies import read_json
 from .flow_picture import flow_picture, point_text
 from .html import Markup, esc, tag
 from .scenario_record import scenario_text
@@ -103,14 +104,11 @@ class AuthorPanel:
         async def why(request: Request):
             try:
                 link, seat = _seat(server, request)
-                body = json.loads(await request.body() or b"{}")
-                text = body.get("move") if isinstance(body, dict) else None
+                text = (await read_json(request)).get("move")
                 if not isinstance(text, str):
                     raise Refused(400, "W400", "the move must be a text")
             except Refused as exc:
                 return server.refused(request, exc, as_json=True)
-            except ValueError:
-                return server.refused(request, Refused(400, "W400", "bad request"), as_json=True)
             state = link.table.now.state
             answer = await run_in_threadpool(why_line, link.table.game, state, text.strip(), seat, server.lang(request))
             return JSONResponse({"answer": answer})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -24,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from meeple.cli.refusals import rejection_text
 from meeple.interpreter import RuleError
 
+from .bodies import read_body, read_json
 from .html import Markup
 from .live import Live
 from .lobby import host_page, lobby_page, read_setup, table_form
@@ -104,11 +104,11 @@ class Server:
             source, rules = self.sources.rules(source)
         except Refused as exc:
             return self.refused(request, exc, as_json=False)
-        return self.html(request, rules.ruleset.game.title, table_form(source, rules, self.lang(request)))
+        return self.html(request, rules.ruleset.game.title, table_form(source, rules, self.lang(request)), script=True)
 
     async def open_table(self, request: Request):
-        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace")))
         try:
+            form = dict(parse_qsl((await read_body(request)).decode("utf-8", "replace")))
             setup = await run_in_threadpool(read_setup, form, self.sources)
         except Refused as exc:
             return self.refused(request, exc, as_json=False)
@@ -175,7 +175,7 @@ class Server:
         """The hot-seat device has been passed: show the seat that was asked for."""
         try:
             link = self.link(request)
-            body = await _json(request)
+            body = await read_json(request)
             take_seat(link, _seat_number(body.get("seat")))
         except Refused as exc:
             return self.refused(request, exc, as_json=True)
@@ -185,7 +185,7 @@ class Server:
         link = None
         try:
             link = self.link(request)
-            body = await _json(request)
+            body = await read_json(request)
             asked = body.get("seat")
             seat = acting_seat(link, None if asked is None else _seat_number(asked))
             await run_in_threadpool(action, link, seat, body)
@@ -216,16 +216,6 @@ def _move_text(body: dict) -> str:
     if not isinstance(text, str):
         raise Refused(400, "W400", "the move must be a text")
     return text
-
-
-async def _json(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        body = None
-    if not isinstance(body, dict):
-        raise Refused(400, "W400", "bad request")
-    return body
 
 
 def create_app(sources: Sources | None = None, author=None) -> Starlette:

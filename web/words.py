@@ -65,6 +65,7 @@ WORDS = {
         "a table needs at least one human seat": "egy asztalhoz legalább egy emberi hely kell",
         "unknown language '{lang}'; languages: {langs}": "ismeretlen nyelv: '{lang}'; nyelvek: {langs}",
         "the move must be a text": "a lépés szöveg legyen",
+        "a request may carry at most {n} bytes": "egy kérés legfeljebb {n} bájtos lehet",
         "author": "szerzői panel",
         "the ruleset's files have errors; the table plays on with the rules it had":
             "a szabálykönyv fájljaiban hibák vannak; az asztal a korábbi szabályokkal játszik tovább",

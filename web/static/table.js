@@ -1,9 +1,18 @@
 // A seat's page in the browser: clicks choose a move, the server plays it, and a stream
 // of server-sent events brings the fragment #table again whenever the table changes.
 // Everything shown comes from the server, drawn for this link's seat; this script only
-// picks among the moves the fragment lists.
+// picks among the moves the fragment lists.  On a game's setup form it shows as many
+// seats as the game will have players.
 (function () {
   "use strict";
+  const players = document.querySelector("form.setup select[name=players]");
+  if (players) {
+    const fit = () => document.querySelectorAll("form.setup tr[data-seat]").forEach((row) => {
+      row.hidden = Number(row.dataset.seat) >= Number(players.value);
+    });
+    players.addEventListener("change", fit);
+    fit();
+  }
   const token = document.body.dataset.token;
   const lang = document.body.dataset.lang || "en";
   if (!token) return;
