@@ -102,31 +102,23 @@ class AuthorPanel:
     # -- its requests ----------------------------------------------------------------------
     def routes(self, server) -> list[Route]:
         async def why(request: Request):
-            try:
-                link, seat = _seat(server, request)
-                text = (await read_json(request)).get("move")
-                if not isinstance(text, str):
-                    raise Refused(400, "W400", "the move must be a text")
-            except Refused as exc:
-                return server.refused(request, exc, as_json=True)
+            link, seat = _seat(server, request)
+            text = (await read_json(request)).get("move")
+            if not isinstance(text, str):
+                raise Refused(400, "W400", "the move must be a text")
             state = link.table.now.state
             answer = await run_in_threadpool(why_line, link.table.game, state, text.strip(), seat, server.lang(request))
             return JSONResponse({"answer": answer})
 
         async def record(request: Request):
-            try:
-                link, _ = _seat(server, request)
-            except Refused as exc:
-                return server.refused(request, exc, as_json=True)
-            table = link.table
+            table = _seat(server, request)[0].table
             name = f"{table.game.name}-recorded-{len(table.now.history)}-moves.yaml"
             if request.method == "GET":
                 return Response(scenario_text(table, table.now), media_type="application/yaml",
                                 headers={"Content-Disposition": f'attachment; filename="{name}"'})
             folder = _folder(table.source)
             if folder is None:
-                return server.refused(request, Refused(409, "W409", "only a ruleset folder has scenarios to save "
-                                                       "into"), as_json=True)
+                raise Refused(409, "W409", "only a ruleset folder has scenarios to save into")
             path = folder / "scenarios" / name
             path.parent.mkdir(exist_ok=True)
             path.write_text(scenario_text(table, table.now, in_folder=True), encoding="utf-8")

@@ -62,6 +62,14 @@ class Server:
             response.set_cookie(LANG_COOKIE, lang, samesite="lax")
         return response
 
+    async def on_refused(self, request: Request, exc: Refused):
+        """Every refusal, raised anywhere below a request: as JSON to a page's own requests
+        (everything under /play/TOKEN/), as a page to a browser's navigation."""
+        found = self.tables.find(request.path_params.get("token", ""))
+        path = request.url.path
+        as_json = path.startswith("/play/") and path.count("/") > 2
+        return self.refused(request, exc, as_json, found.table.game if found is not None else None)
+
     def refused(self, request: Request, exc: Refused, as_json: bool, game=None):
         lang = self.lang(request)
         if exc.rejection is not None:
@@ -100,48 +108,32 @@ class Server:
 
     async def new_table_form(self, request: Request):
         source = request.query_params.get("folder") or request.query_params.get("ruleset", "")
-        try:
-            source, rules = self.sources.rules(source)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=False)
+        source, rules = self.sources.rules(source)
         return self.html(request, rules.ruleset.game.title, table_form(source, rules, self.lang(request)), script=True)
 
     async def open_table(self, request: Request):
-        try:
-            form = dict(parse_qsl((await read_body(request)).decode("utf-8", "replace")))
-            setup = await run_in_threadpool(read_setup, form, self.sources)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=False)
+        form = dict(parse_qsl((await read_body(request)).decode("utf-8", "replace")))
+        setup = await run_in_threadpool(read_setup, form, self.sources)
         host = self.tables.open(setup.game, setup.seed, setup.bots, setup.undo, setup.source, setup.options)
         lang = form.get("lang") or self.lang(request)
         return RedirectResponse(f"/host/{host.token}?lang={lang}", status_code=303,
                                 background=BackgroundTask(self.drive_bots, host.table))
 
     async def host(self, request: Request):
-        try:
-            link = self.link(request, playing=False)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=False)
-        table = link.table
+        table = self.link(request, playing=False).table
         body = host_page(table, self.tables.links(table), str(request.base_url), self.lang(request))
         return self.html(request, table.game.rules.ruleset.game.title, body)
 
     # -- a seat's page --------------------------------------------------------------------------
     async def seat_page(self, request: Request):
-        try:
-            link = self.link(request)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=False)
+        link = self.link(request)
         lang = self.lang(request)
         body = Markup(await run_in_threadpool(self.fragment, link, lang))
         title = link.table.game.rules.ruleset.game.title or link.table.game.name
         return self.html(request, title, body, script=True, data={"token": link.token})
 
     async def events(self, request: Request):
-        try:
-            link = self.link(request)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=True)
+        link = self.link(request)
         lang = self.lang(request)
         stream = self.live.updates(link.table, lambda moment: self.fragment(link, lang, moment))
         return StreamingResponse(stream, media_type="text/event-stream",
@@ -149,20 +141,14 @@ class Server:
 
     async def current(self, request: Request):
         """The fragment now, as JSON: what a page asks for after it took a seat or lost its stream."""
-        try:
-            link = self.link(request)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=True)
+        link = self.link(request)
         return await self._fragment_json(link, self.lang(request))
 
     async def view(self, request: Request):
         """The seat's view as data (`Game.view`): for programs, and for the author."""
-        try:
-            link = self.link(request)
-            asked = request.path_params.get("seat")
-            seat = acting_seat(link, None if asked is None else _seat_number(asked))
-        except Refused as exc:
-            return self.refused(request, exc, as_json=True)
+        link = self.link(request)
+        asked = request.path_params.get("seat")
+        seat = acting_seat(link, None if asked is None else _seat_number(asked))
         return JSONResponse(link.table.game.view(link.table.now.state, seat))
 
     async def move(self, request: Request):
@@ -173,24 +159,17 @@ class Server:
 
     async def seat(self, request: Request):
         """The hot-seat device has been passed: show the seat that was asked for."""
-        try:
-            link = self.link(request)
-            body = await read_json(request)
-            take_seat(link, _seat_number(body.get("seat")))
-        except Refused as exc:
-            return self.refused(request, exc, as_json=True)
+        link = self.link(request)
+        take_seat(link, _seat_number((await read_json(request)).get("seat")))
         return await self._fragment_json(link, self.lang(request))
 
     async def _act(self, request: Request, action):
-        link = None
+        link = self.link(request)
+        body = await read_json(request)
+        asked = body.get("seat")
+        seat = acting_seat(link, None if asked is None else _seat_number(asked))
         try:
-            link = self.link(request)
-            body = await read_json(request)
-            asked = body.get("seat")
-            seat = acting_seat(link, None if asked is None else _seat_number(asked))
             await run_in_threadpool(action, link, seat, body)
-        except Refused as exc:
-            return self.refused(request, exc, as_json=True, game=link.table.game if link else None)
         except RuleError as exc:
             message = word(self.lang(request), "the ruleset failed while running: {message}", message=exc.message)
             return JSONResponse({"error": message, "code": exc.code}, status_code=500)
@@ -237,7 +216,7 @@ def create_app(sources: Sources | None = None, author=None) -> Starlette:
     ]
     if author is not None:
         routes += author.routes(server)
-    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found},
+    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found, Refused: server.on_refused},
                     lifespan=_watching(server) if author is not None else None)
     app.state.server = server
     return app
