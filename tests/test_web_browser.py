@@ -10,6 +10,7 @@ The screenshots of the rulebook games' tables in docs/web.md are taken here
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -195,20 +196,37 @@ def test_a_treasure_hunter_round_with_two_seats_in_two_browsers(served, chromium
         pages[seat].goto(seats[seat])
         pages[seat].wait_for_selector("#table")
     _neither_sees_the_others_hand(table, pages)
-    moves = 0
+    moves = cards = 0
     while table.now.state.vars["round"] == 1 and not table.now.state.over:
         seat = table.humans_to_move()[0]
         page = pages[seat]
         page.wait_for_selector("#moves", timeout=WAIT)
-        click_and_confirm(page, "#moves button.move >> nth=0")
+        cards += choose_by_clicking_a_card(page)
         moves += 1
         assert moves < 200
     for seat in (0, 1):
         after(pages[seat], table.now.version - 1)
         assert "Round" in pages[seat].text_content(".areas")
-    assert moves >= 10
+    assert moves >= 10 and cards >= 5
     for page in pages.values():
         page.context.close()
+
+
+def choose_by_clicking_a_card(page) -> bool:
+    """The first move, chosen by clicking the card it names where the page shows that card
+    (then the list, if the card alone leaves several moves), and confirmed.  Whether a card
+    was clicked."""
+    old = version(page)
+    first = page.locator("#moves button.move").first
+    named = json.loads(first.get_attribute("data-mentions"))
+    card = next((m for m in named if page.locator(f".areas [data-item='{m}']").count()), None)
+    if card is not None:
+        page.click(f".areas [data-item='{card}'] >> nth=0")
+    if page.locator("#selection").is_hidden():
+        page.click("#moves li:not([hidden]) button.move >> nth=0")
+    page.click("#confirm")
+    after(page, old)
+    return card is not None
 
 
 def _neither_sees_the_others_hand(table, pages):
