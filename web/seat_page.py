@@ -37,8 +37,9 @@ def seat_fragment(link, lang: str, extra=None, moment=None) -> Markup:
         parts.append(seat_table(table, moment, show.seat, lang))
         if extra is not None:
             parts.append(extra(table, moment, show.seat, lang))
-    return Markup(f'<div id="table"{attrs(data_version=moment.version, data_seat=show.seat, data_asks=show.asks)}>'
-                  + "".join(parts) + "</div>")
+    marks = attrs(class_="over" if moment.state.over else None, data_version=moment.version, data_seat=show.seat,
+                  data_asks=show.asks)
+    return Markup(f'<div id="table"{marks}>' + "".join(parts) + "</div>")
 
 
 def status_line(table, moment, show: Showing, lang: str) -> Markup:
