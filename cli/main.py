@@ -498,6 +498,7 @@ app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).sc
 app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
 app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
 app.command("lsp")(__import__("meeple.cli.lsp", fromlist=["lsp"]).lsp)
+app.command("serve")(__import__("meeple.cli.serve", fromlist=["serve"]).serve)
 
 
 def main():

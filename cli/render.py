@@ -114,14 +114,14 @@ def show_view(game, view: dict, lang: str | None = None, title: str = "") -> Non
 def show_moves(game, state, moves, lang: str | None = None) -> None:
     """A player's own legal moves, named as that player sees the items; each item the mover
     sees whole is described by its kind's `show` text."""
-    describe = _Describer(game, state, lang)
+    describe = MoveDescriber(game, state, lang)
     for i, m in enumerate(moves, 1):
         text = move_text(game, m, lang, state, m.player)
         about = describe(m)
         console.print(f"  [bold]{i:>3}[/]  {escape(text)}" + (f"  [dim]— {escape(about)}[/]" if about else ""))
 
 
-class _Describer:
+class MoveDescriber:
     """The items and board places a move names, described as its mover's table describes them."""
 
     def __init__(self, game, state, lang):

@@ -1,0 +1,144 @@
+"""The games being played: one `Table` per game, its state kept in the server process.
+
+A table changes only through `play`, `undo` and `bot_step`, each under the table's lock,
+and each replaces `table.now` whole: a `Moment` (the state, the moves so far, a version
+number).  States are values (`Game.apply` never changes its input), so a page being
+drawn from one moment is never disturbed by the next move.
+
+Undo: a seat may take back its own last move while no other human seat has moved since
+(the bots' answers to it are taken back with it; seeded by the game's seed and the move
+number, they answer a replayed position as before).  A table opened without undo refuses
+it.  This is the rule of `meeple play`'s `u`.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from meeple.cli.play import TableBots, _undo
+from meeple.interpreter import Game, IllegalMove, RuleError, State
+from meeple.interpreter.moves import move_text
+
+from .tokens import HOST, HOT_SEAT, SEAT, Pass, Passes, new_token
+
+
+class Refused(Exception):
+    """A request turned down: its HTTP status, a code, and why, said later in the asker's
+    language (`words` key and values, or the rules' own `rejection` of a move); `details`
+    are shown as they are (a ruleset's diagnostics)."""
+
+    def __init__(self, status: int, code: str, text: str = "", rejection=None, details: str = "", **values):
+        super().__init__(text or code)
+        self.status, self.code, self.text, self.values = status, code, text, values
+        self.rejection, self.details = rejection, details
+
+
+@dataclass(frozen=True)
+class Moment:
+    state: State
+    history: tuple  # ((state before, move), ...): every move so far
+    version: int
+
+
+class Table:
+    def __init__(self, table_id: str, game, seed: int, bots: dict, undo: bool, source: str, options: dict):
+        self.id, self.game, self.seed = table_id, game, seed
+        self.bots = dict(bots)  # seat -> bot spec
+        self.humans = tuple(p for p in range(game.player_count) if p not in self.bots)
+        self.undo_allowed = undo
+        self.source = source  # the ruleset's name or folder, as the lobby was given it
+        self.options = dict(options)  # as the lobby was given them
+        self.now = Moment(game.new_state(seed), (), 0)
+        self.failure: str | None = None  # the ruleset failed while a bot moved: its message
+        self.read_as: dict = {}  # (viewer, lang, move index) -> (state before, move, as the viewer read it)
+        self._bots = TableBots(seed, self.bots)
+        self._lock = threading.Lock()
+
+    def humans_to_move(self, moment: Moment | None = None) -> tuple:
+        moment = moment or self.now
+        return tuple(p for p in self.game.current_players(moment.state) if p in self.humans)
+
+    def play(self, seat: int, text: str) -> Moment:
+        """`seat` plays the move it names `text` (as that seat reads it: hidden items by
+        handle).  A move the rules refuse says why, with its rule."""
+        with self._lock:
+            now = self.now
+            try:
+                move = self.game.parse_move(now.state, text, seat)
+            except IllegalMove as exc:
+                raise Refused(400, exc.rejection.code, rejection=exc.rejection) from None
+            return self._advance(now, move)
+
+    def bot_step(self) -> bool:
+        """One bot move, when a bot is to move; False when none is."""
+        with self._lock:
+            now = self.now
+            seat = next((p for p in self.game.current_players(now.state) if p in self.bots), None)
+            if seat is None:
+                return False
+            self._advance(now, self._bots.move(self.game, now.state, seat))
+            return True
+
+    def undo(self, seat: int) -> Moment:
+        with self._lock:
+            now = self.now
+            history = list(now.history)
+            before = _undo(history, seat, self.humans) if self.undo_allowed else None
+            if before is None:
+                raise Refused(409, "W409", "you have no move to undo")
+            self.now = Moment(before, tuple(history), now.version + 1)
+            return self.now
+
+    def reload(self, rules) -> tuple[int, int]:
+        """Play on with `rules` (the ruleset's files changed): the same seed, options and
+        moves, as far as the new rules still allow them.  (moves kept, moves there were)."""
+        with self._lock:
+            game = Game(rules, self.game.player_count, self.options)
+            state, kept = game.new_state(self.seed), []
+            for _, move in self.now.history:
+                try:
+                    again = game.parse_move(state, move_text(move), move.player, referee=True)
+                    after = game.apply(state, again)
+                except (IllegalMove, RuleError):
+                    break
+                kept.append((state, again))
+                state = after
+            played = len(self.now.history)
+            self.game, self.read_as, self.failure = game, {}, None
+            self.now = Moment(state, tuple(kept), self.now.version + 1)
+            return len(kept), played
+
+    def can_undo(self, moment: Moment, seat: int) -> bool:
+        return self.undo_allowed and _undo(list(moment.history), seat, self.humans) is not None
+
+    def _advance(self, now: Moment, move) -> Moment:
+        self.now = Moment(self.game.apply(now.state, move), now.history + ((now.state, move),), now.version + 1)
+        return self.now
+
+
+class Tables:
+    """Every table of this server, and the links to them."""
+
+    def __init__(self):
+        self.passes = Passes()
+        self._tables: dict[str, Table] = {}
+
+    def open(self, game, seed: int, bots: dict, undo: bool, source: str, options: dict) -> Pass:
+        """A new table; the host's link, which lists the seats' links."""
+        table = Table(new_token()[:12], game, seed, bots, undo, source, options)
+        self._tables[table.id] = table
+        for seat in table.humans:
+            self.passes.issue(table, SEAT, (seat,))
+        if len(table.humans) > 1:
+            self.passes.issue(table, HOT_SEAT, table.humans)
+        return self.passes.issue(table, HOST)
+
+    def links(self, table: Table) -> list[Pass]:
+        """The table's playing links: one per human seat, then the hot-seat link."""
+        return [p for p in self.passes.of_table(table) if p.kind != HOST]
+
+    def find(self, token: str) -> Pass | None:
+        return self.passes.find(token)
+
+    def all(self) -> list[Table]:
+        return list(self._tables.values())

@@ -1,0 +1,99 @@
+"""The browser's own words in each language it speaks.  The words it shares with the
+terminal (players, scores, reasons, the table's rows) come from the CLI's phrases and the
+table's words, and a ruleset's names from its labels, so both say the same thing."""
+from __future__ import annotations
+
+from meeple.cli.phrases import PHRASES
+from meeple.interpreter.phrases import TABLE_WORDS, translate
+
+LANGUAGES = ("en", "hu")
+LANGUAGE_NAMES = {"en": "English", "hu": "Magyar"}
+
+WORDS = {
+    "hu": {
+        "you are player {p}": "te vagy a(z) {p}. játékos",
+        "to move: {who}": "lép: {who}",
+        "{who} (bot)": "{who} (gép)",
+        "waiting for the others": "a többiekre várunk",
+        "pass the device to player {p}": "add át a gépet a(z) {p}. játékosnak",
+        "the others look away until player {p} has taken the seat":
+            "a többiek ne nézzenek ide, amíg a(z) {p}. játékos át nem veszi a helyét",
+        "I am player {p}: show my table": "én vagyok a(z) {p}. játékos: mutasd az asztalomat",
+        "your move": "te lépsz",
+        "none of your moves names this": "egyik lépésed sem erre vonatkozik",
+        "confirm": "megerősítés",
+        "cancel": "mégse",
+        "show all moves": "minden lépés",
+        "undo my last move": "az utolsó lépésem visszavonása",
+        "player": "játékos",
+        "moves so far": "az eddigi lépések",
+        "{n} earlier moves": "{n} korábbi lépés",
+        "messages": "üzenetek",
+        "no seat is shown on this device now": "ezen a gépen most nincs megnyitott hely",
+        "this link does not play seat {seat}": "ez a link nem a(z) {seat}. helyé",
+        "player {seat} is not the one to take the seat now": "most nem a(z) {seat}. játékos veszi át a helyet",
+        "no table has this link": "ehhez a linkhez nem tartozik asztal",
+        "not found": "nem található",
+        "language": "nyelv",
+        "new table": "új asztal",
+        "choose a game": "válassz játékot",
+        "shipped rulesets": "beépített szabálykönyvek",
+        "or a ruleset folder on this computer": "vagy egy szabálykönyv-mappa ezen a gépen",
+        "next": "tovább",
+        "players": "játékosok",
+        "options": "beállítások",
+        "seats": "helyek",
+        "seat {p}": "{p}. hely",
+        "human": "ember",
+        "seed (empty: a fresh deal)": "keverési mag (üres: új keverés)",
+        "allow undo": "visszavonás engedélyezése",
+        "open the table": "asztal megnyitása",
+        "the table is open": "az asztal megnyílt",
+        "give each player their own link; whoever holds a link plays that seat":
+            "mindenki a saját linkjét kapja; aki a linket birtokolja, az játszik azon a helyen",
+        "hot-seat: every human seat on this device": "egy gépen: minden emberi hely ezen az eszközön",
+        "played by {bot}": "játssza: {bot}",
+        "bad request": "hibás kérés",
+        "the ruleset has errors": "a szabálykönyvben hibák vannak",
+        "the ruleset failed while running: {message}": "a szabálykönyv futás közben hibát adott: {message}",
+        "back to the lobby": "vissza az előtérbe",
+        "the lobby": "előtér",
+        "folders are accepted only when the server listens on this computer alone":
+            "mappát csak akkor fogad el, ha a szerver csak ezen a gépen figyel",
+        "{what} must be a whole number": "{what} egész szám legyen",
+        "seat {p} must be human or one of the bots: {bots}": "a(z) {p}. hely ember vagy egy gép legyen: {bots}",
+        "a table needs at least one human seat": "egy asztalhoz legalább egy emberi hely kell",
+        "unknown language '{lang}'; languages: {langs}": "ismeretlen nyelv: '{lang}'; nyelvek: {langs}",
+        "the move must be a text": "a lépés szöveg legyen",
+        "a request may carry at most {n} bytes": "egy kérés legfeljebb {n} bájtos lehet",
+        "author": "szerzői panel",
+        "the ruleset's files have errors; the table plays on with the rules it had":
+            "a szabálykönyv fájljaiban hibák vannak; az asztal a korábbi szabályokkal játszik tovább",
+        "reloaded: {kept} of {played} moves replayed": "újratöltve: {played} lépésből {kept} lejátszva újra",
+        "control point": "vezérlési pont",
+        "every action now": "minden akció most",
+        "legal now: {n} moves": "most szabályos: {n} lépés",
+        "why is this move not legal?": "miért nem szabályos ez a lépés?",
+        "why?": "miért?",
+        "record this game as a scenario": "a játék mentése forgatókönyvként",
+        "save it in the ruleset's scenarios/": "mentés a szabálykönyv scenarios/ mappájába",
+        "the full state": "a teljes állapot",
+        "only a ruleset folder has scenarios to save into": "csak szabálykönyv-mappába lehet forgatókönyvet menteni",
+    },
+}
+
+
+def word(lang: str | None, text: str, **values) -> str:
+    """A word of the browser's, else one the terminal says (CLI phrases, table words)."""
+    for tables in (WORDS, PHRASES, TABLE_WORDS):
+        if text in tables.get(lang or "", {}):
+            return translate(tables, lang, text, **values)
+    return text.format(**values)
+
+
+def language(asked: str | None, cookie: str | None) -> str:
+    """The page's language: asked in the address, else remembered in a cookie, else English."""
+    for lang in (asked, cookie):
+        if lang in LANGUAGES:
+            return lang
+    return LANGUAGES[0]
