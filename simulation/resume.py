@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .records import COLUMNS, RecordsError, read_records, write_records
+from .records import COLUMNS, RecordsError, json_records, read_records, write_records
 from .runner import Task
 from .study import Study
 
@@ -99,18 +99,7 @@ def read_journal(path: Path) -> list[dict]:
         complete = path.read_text(encoding="utf-8").split("\n")[:-1]  # what follows the last newline is torn
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordsError(f"cannot read the journal {path}: {exc}") from None
-    records = []
-    for number, line in enumerate(complete, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordsError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
-        if not isinstance(record, dict) or any(name not in record for name in COLUMNS):
-            raise RecordsError(f"{path}:{number}: not a game record")
-        records.append(record)
-    return records
+    return json_records(complete, path)
 
 
 class _Journal:

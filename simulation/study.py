@@ -30,8 +30,8 @@ from pathlib import Path
 
 from meeple.bots import BotSpecError, parse_bot_spec
 from meeple.dsl.build_support import Reader
-from meeple.dsl.diagnostics import Diagnostic, register_source
-from meeple.dsl.source import Span, YamlError, read_source, read_yaml, span_of
+from meeple.dsl.diagnostics import Diagnostic, read_yaml_file
+from meeple.dsl.source import Span, span_of
 from meeple.interpreter.game import Game
 from meeple.interpreter.loading import BACKENDS, load_rules
 
@@ -80,16 +80,10 @@ class Study:
 
 def read_study(path: str | Path) -> Study:
     path = Path(path)
-    name = str(path)
-    text, problem = read_source(path, name)
-    register_source(name, text)
-    try:
-        if problem:
-            raise problem
-        doc = read_yaml(path, text, name)
-    except YamlError as exc:
-        raise StudyError([Diagnostic(exc.code, exc.message, exc.span)]) from None
-    return _Reading(path, Reader(name)).study(doc)
+    doc, problem = read_yaml_file(path)
+    if problem:
+        raise StudyError([problem])
+    return _Reading(path, Reader(str(path))).study(doc)
 
 
 class _Reading:
