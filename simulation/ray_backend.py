@@ -8,7 +8,9 @@ Ray is imported only here, when asked for: without it the rest of meeple works.
 from __future__ import annotations
 
 import logging
+import os
 import socket
+import tempfile
 from typing import Iterator
 
 from .runner import BackendError, Task, batches, play_batch
@@ -73,22 +75,49 @@ def _connect(ray, address: str | None, cpus: int | None) -> bool:
     if ray.is_initialized():
         return False
     quiet = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    said = _stderr_kept()
     try:
         if address is None:
             # "local": a new Ray of our own, even when this machine runs a cluster.
             ray.init(address="local", num_cpus=cpus, **quiet)
         else:
             _check_reachable(address)
-            ray.init(address=address, **quiet)
+            with said:
+                ray.init(address=address, **quiet)
     except ConnectionError as exc:
         if address == "auto":
             raise BackendError("cannot find a Ray cluster on this machine (is `ray start --head` "
                                "running?)") from None
+        if "Unauthenticated" in said.text:
+            raise BackendError(f"the Ray cluster at {address} refused to let this machine join: it wants "
+                               f"its token (set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN; docs/simulation.md)") from None
         raise BackendError(f"cannot join Ray at {address}: {_first_line(exc)}") from None
     except (ValueError, RuntimeError) as exc:
-        where = f"at {address}" if address else "on this machine"
-        raise BackendError(f"cannot start Ray {where}: {_first_line(exc)}") from None
+        what = f"join Ray at {address}" if address else "start Ray on this machine"
+        raise BackendError(f"cannot {what}: {_first_line(exc)}") from None
     return True
+
+
+class _stderr_kept:
+    """What this process writes to its stderr (file descriptor 2) inside the block, kept
+    instead of shown: joining a cluster that refuses us makes Ray's core print a warning a
+    second until it gives up, and the user should read one line.  Used only where Ray
+    starts no process of its own, which would inherit the descriptor."""
+
+    text = ""
+
+    def __enter__(self):
+        self.kept = tempfile.TemporaryFile()
+        self.saved = os.dup(2)
+        os.dup2(self.kept.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.kept.seek(0)
+        self.text = self.kept.read().decode("utf-8", "replace")
+        self.kept.close()
 
 
 def _check_reachable(address: str) -> None:
