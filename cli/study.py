@@ -44,13 +44,14 @@ def study(path: Path = typer.Argument(..., help="the study file (YAML; docs/simu
     per_cell = len(plan.seeds)
     console.print(f"[bold]{escape(str(path))}[/]: {len(plan.cells)} cell(s) x {per_cell} games, seeds "
                   f"{plan.seeds.start}..{plan.seeds.stop - 1} -> {escape(str(plan.records))}")
+    kept = journal_path(plan.records)
+    resume = f"the games finished so far are kept in {kept}: run the study again to play the rest"
     try:
         run = run_study(plan, _with_progress(jobs, where, batch))
     except (RecordsError, BackendError) as exc:
-        kept = journal_path(plan.records)
-        if kept.exists():
-            exc = f"{exc}; the games finished so far are kept in {kept}: run the study again to play the rest"
-        fail(str(exc))
+        fail(f"{exc}; {resume}" if kept.exists() else str(exc))
+    except KeyboardInterrupt:
+        fail(f"interrupted; {resume}" if kept.exists() else "interrupted", code=130)
     _print_cells(plan, run)
     rate = f", {run.played / run.seconds:.1f} games/s" if run.played and run.seconds else ""
     console.print(f"played {run.played} game(s) in {run.seconds:.1f} s{rate}; {run.kept} were done before; "
