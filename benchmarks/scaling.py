@@ -91,7 +91,8 @@ def scaling(ruleset: str, games: int, cpus: int, batch: int, repeat: int, folder
 
 def markdown(rows: list[dict]) -> str:
     base = rows[0]["rate"]
-    lines = ["| back end | CPUs | games | seconds | games/s | speed-up over --jobs 1 | Ray start-up (s, not counted) |",
+    lines = ["| back end | CPUs | games | seconds | games/s | speed-up over --jobs 1 "
+             "| Ray start-up (s, not counted) |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in rows:
         startup = f"{row['startup']:.1f}" if "startup" in row else "—"

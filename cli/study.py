@@ -82,6 +82,6 @@ def _print_cells(plan, run) -> None:
         by_cell.setdefault(record["cell"], []).append(record)
     for cell in plan.cells:
         s = summarise(by_cell.get(cell.id, []), cell.spec.players, {})
-        table.add_row(str(s["games"]), str(s["length"]["mean"]), str(s["unfinished"] + s["stuck"]), str(s["draws"]),
-                      " ".join(f"{rate:.0%}" for rate in s["win_rate_by_seat"]), escape(cell.id))
+        table.add_row(str(s["games"]), str(s["length"]["mean"]), str(s["unfinished"] + s["stuck"]),
+                      str(s["draws"]), " ".join(f"{rate:.0%}" for rate in s["win_rate_by_seat"]), escape(cell.id))
     console.print(table)

@@ -90,7 +90,8 @@ def _connect(ray, address: str | None, cpus: int | None) -> bool:
                                "running?)") from None
         if "Unauthenticated" in said.text:
             raise BackendError(f"the Ray cluster at {address} refused to let this machine join: it wants "
-                               f"its token (set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN; docs/simulation.md)") from None
+                               f"its token (set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN; docs/simulation.md)"
+                               ) from None
         raise BackendError(f"cannot join Ray at {address}: {_first_line(exc)}") from None
     except (ValueError, RuntimeError) as exc:
         what = f"join Ray at {address}" if address else "start Ray on this machine"

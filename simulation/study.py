@@ -116,7 +116,8 @@ class _Reading:
         swept_span = span_of(swept, sweep_span)
         values = {str(k): self.listed(v, f"the values of option '{k}'", swept_span, required=True)
                   for k, v in swept.items()}
-        lineups = [self.lineup(entry, sweep_span) for entry in self.listed(sweep.get("bots"), "sweep.bots", sweep_span)]
+        lineups = [self.lineup(entry, sweep_span)
+                   for entry in self.listed(sweep.get("bots"), "sweep.bots", sweep_span)]
         self.fail_if_any()
         ruleset, rules = self.ruleset(ruleset_text, doc.get("ruleset"), backend)
         info = rules.ruleset.game

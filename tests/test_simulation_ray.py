@@ -58,7 +58,8 @@ def test_simulate_on_ray_end_to_end(tmp_path):
     assert on_ray.returncode == 0, on_ray.stderr
     assert "local Ray, 2 CPU(s)" in on_ray.stdout and "20 games" in on_ray.stdout
     assert on_ray.stderr == ""  # no Ray banner or warning in the command's output
-    pooled = meeple("simulate", "tic-tac-toe", "-n", "20", "--seed", "3", "-j", "2", "--out", tmp_path / "jobs.jsonl")
+    pooled = meeple("simulate", "tic-tac-toe", "-n", "20", "--seed", "3", "-j", "2",
+                    "--out", tmp_path / "jobs.jsonl")
     assert pooled.returncode == 0, pooled.stderr
     assert comparable_file(tmp_path / "ray.jsonl") == comparable_file(tmp_path / "jobs.jsonl")
     assert [r["seed"] for r in read_records(tmp_path / "ray.jsonl")] == list(range(3, 23))
