@@ -61,6 +61,12 @@ def _check_format(path: Path) -> str:
     return suffix
 
 
+def check_writable(path: Path) -> None:
+    """Before games are played for it: a file of a format this installation can write."""
+    if _check_format(path) == ".parquet":
+        _pyarrow()
+
+
 def write_records(path: str | Path, records: list[dict]) -> None:
     path = Path(path)
     suffix = _check_format(path)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .records import COLUMNS, RecordsError, json_records, read_records, write_records
+from .records import COLUMNS, RecordsError, check_writable, json_records, read_records, write_records
 from .runner import Task
 from .study import Study
 
@@ -40,6 +40,7 @@ def run_study(study: Study, play: Callable[[list[Task]], Iterable[dict]]) -> Stu
     `play` had handed back."""
     if not study.records.parent.is_dir():
         raise RecordsError(f"{study.records}: there is no folder {study.records.parent}")
+    check_writable(study.records)  # not only once every game is played
     journal = journal_path(study.records)
     done = finished_games(study, journal)
     kept = len(done)
