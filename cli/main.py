@@ -22,6 +22,7 @@ from meeple.interpreter.saves import CorruptFile
 
 from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup, seat_bots
 from .render import console, error_console, fail, print_diagnostics
+from .where_options import batch_option, jobs_option, ray_address_option, ray_option, ray_target
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="meeple: board games written as data, and one interpreter that runs them.")
@@ -169,8 +170,10 @@ def simulate(game: str,
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
              max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
-             jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (games are independent); "
-                                                                "with --ray, the CPUs of a local Ray"),
+             jobs: Optional[int] = jobs_option(),
+             ray: bool = ray_option(),
+             ray_address: Optional[str] = ray_address_option(),
+             batch: int = batch_option(),
              out: Optional[Path] = typer.Option(None, "--out", help="write one record per game here "
                                                                      "(.parquet or .jsonl; docs/simulation.md)"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
@@ -180,10 +183,11 @@ def simulate(game: str,
              backend: Optional[str] = _backend_option()):
     """Play N games between bots (random by default) and summarise lengths, wins and scores."""
     from meeple.simulation.records import RecordsError, _check_format
-    from meeple.simulation.runner import GameSpec
+    from meeple.simulation.runner import BackendError, GameSpec
     from .simulate import print_summary, run_simulation
     at_least(games, 1, "--games")
     at_least(max_moves, 1, "--max-moves")
+    where = ray_target(ray, ray_address, jobs, batch)
     if more_bots and not bots:
         fail(f"unexpected argument '{more_bots[0]}' (bots are given after --bots)")
     g = _game(game, players, option, backend)
@@ -193,9 +197,9 @@ def simulate(game: str,
             _check_format(out)
         spec = GameSpec(game, g.player_count, tuple(sorted(g.options.items())), g.backend)
         summary = run_simulation(spec, games, seed, max_moves, progress=not as_json, check=check,
-                                 jobs=max(1, jobs), bots=tuple(str(b) for b in seats) if seats else None,
-                                 out=out)
-    except RecordsError as exc:
+                                 jobs=jobs, bots=tuple(str(b) for b in seats) if seats else None,
+                                 out=out, ray=where, batch=batch)
+    except (RecordsError, BackendError) as exc:
         fail(str(exc))
     if as_json:
         console.print_json(json.dumps(summary))
@@ -499,6 +503,7 @@ app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
 app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
 app.command("lsp")(__import__("meeple.cli.lsp", fromlist=["lsp"]).lsp)
 app.command("serve")(__import__("meeple.cli.serve", fromlist=["serve"]).serve)
+app.command("study")(__import__("meeple.cli.study", fromlist=["study"]).study)
 
 
 def main():

@@ -10,29 +10,31 @@ from rich.progress import Progress
 from rich.table import Table
 
 from meeple.simulation.records import write_records
-from meeple.simulation.runner import GameSpec, Task, run_processes, run_serial
+from meeple.simulation.runner import GameSpec, Task, run_games
 from meeple.simulation.summary import summarise
 
 from .render import console
 
 
 def run_simulation(spec: GameSpec, games: int, seed: int, max_moves: int, progress: bool = True,
-                   check: bool = False, jobs: int = 1, bots: tuple | None = None,
+                   check: bool = False, jobs: int | None = None, bots: tuple | None = None,
                    out: Path | None = None, ray: str | None = None, batch: int = 4) -> dict:
-    """Play the games on the chosen back end (serial, worker processes, or Ray), showing
-    progress as they finish; write one record per game to `out` (in seed order), and
-    return the summary.  Actions are counted only when records are written."""
+    """Play the games on the chosen back end (serial, `jobs` worker processes, or Ray:
+    `ray` "" is a local Ray with `jobs` CPUs, all when None, else a cluster's address),
+    showing progress as they finish; write one record per game to `out` (in seed order),
+    and return the summary.  Actions are counted only when records are written."""
     game = spec.load()
     tasks = [Task(spec, s, bots, max_moves, check, count_actions=out is not None)
              for s in range(seed, seed + games)]
+    started = time.perf_counter()
+    played = run_games(tasks, jobs, ray, batch)  # Ray starts here: its errors come before the progress bar
     prog = Progress(transient=True, console=console) if progress else None
     task = prog.add_task("simulating", total=games) if prog else None
-    started = time.perf_counter()
     records = []
     if prog:
         prog.start()
     try:
-        for record in _played(tasks, jobs, ray, batch):
+        for record in played:
             records.append(record)
             if prog:
                 prog.advance(task)
@@ -42,8 +44,8 @@ def run_simulation(spec: GameSpec, games: int, seed: int, max_moves: int, progre
     records.sort(key=lambda r: r["seed"])
     if out is not None:
         write_records(out, records)
-    meta = {"ruleset": game.name, "seed": seed, "jobs": jobs, "bots": list(bots) if bots else ["random"] * game.player_count,
-            "invariants_checked": check}
+    meta = {"ruleset": game.name, "seed": seed, "jobs": jobs if ray is not None else jobs or 1,
+            "bots": list(bots) if bots else ["random"] * game.player_count, "invariants_checked": check}
     summary = summarise(records, game.player_count, meta)
     summary["wall_seconds"] = round(time.perf_counter() - started, 2)
     if ray is not None:
@@ -53,13 +55,12 @@ def run_simulation(spec: GameSpec, games: int, seed: int, max_moves: int, progre
     return summary
 
 
-def _played(tasks, jobs: int, ray: str | None, batch: int):
-    if ray is not None:
-        from meeple.simulation.ray_backend import run_ray
-        return run_ray(tasks, address=ray or None, cpus=jobs if jobs > 1 else None, batch=batch)
-    if jobs > 1:
-        return run_processes(tasks, jobs, batch)
-    return run_serial(tasks)
+def _where(s: dict) -> str:
+    if "ray" not in s:
+        return f"{s['jobs']} job(s)"
+    if s["ray"] != "local":
+        return f"Ray at {s['ray']}"
+    return f"local Ray, {s['jobs']} CPU(s)" if s["jobs"] else "local Ray, every CPU"
 
 
 def print_summary(s: dict) -> None:
@@ -74,7 +75,7 @@ def print_summary(s: dict) -> None:
     for reason, count in s["end_reasons"].items():
         console.print(f"ended {count}x: {escape(reason)}")
     console.print(f"time: {s['wall_seconds']} s wall, {s['cpu_seconds']} s CPU in games "
-                  f"({s['games_per_cpu_second']} games per CPU second, {s['jobs']} job(s))")
+                  f"({s['games_per_cpu_second']} games per CPU second, {_where(s)})")
     if s["invariants_checked"]:
         n = s["invariant_failure_count"]
         console.print(f"invariants checked after every move: {'all held' if not n else f'{n} failures'}")

@@ -69,6 +69,22 @@ def register_source(file: str, text: str) -> None:
     _line_cache[file] = text.split("\n")
 
 
+def read_yaml_file(path: Path):
+    """A YAML file beside the rulesets (a scenario or study file) as located values, its
+    text kept for quoting: (document, None), or (None, the Diagnostic of why it cannot be
+    read)."""
+    from .source import YamlError, read_source, read_yaml
+    name = str(path)
+    text, problem = read_source(path, name)
+    register_source(name, text)
+    try:
+        if problem:
+            raise problem
+        return read_yaml(path, text, name), None
+    except YamlError as exc:
+        return None, Diagnostic(exc.code, exc.message, exc.span)
+
+
 def _read_lines(file: str) -> list[str] | None:
     if file in _line_cache:
         return _line_cache[file]

@@ -30,9 +30,9 @@ from meeple.dsl.build_flow import build_effects
 from meeple.dsl.schema.kinds import ListOf, Ref
 from meeple.dsl.schema.shape import check_value
 from meeple.dsl.build_support import Reader
-from meeple.dsl.diagnostics import Diagnostic, register_source
+from meeple.dsl.diagnostics import Diagnostic, read_yaml_file
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.source import Span, YamlError, read_source, read_yaml
+from meeple.dsl.source import Span
 
 from .context import Ctx, RuleError
 from .loading import load_rules
@@ -71,14 +71,9 @@ class ScenarioFileError(Exception):
 def load_scenarios(path: str | Path) -> list[Scenario]:
     path = Path(path)
     name = str(path)
-    text, problem = read_source(path, name)
-    register_source(name, text)
-    try:
-        if problem:
-            raise problem
-        doc = read_yaml(path, text, name)
-    except YamlError as exc:
-        raise ScenarioFileError([Diagnostic(exc.code, exc.message, exc.span)]) from None
+    doc, problem = read_yaml_file(path)
+    if problem:
+        raise ScenarioFileError([problem])
     r = Reader(name)
     if r.mapping(doc, "a scenario file", {"ruleset", "scenarios"}, required={"scenarios"}) is None:
         raise ScenarioFileError(r.diagnostics)

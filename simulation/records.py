@@ -61,6 +61,12 @@ def _check_format(path: Path) -> str:
     return suffix
 
 
+def check_writable(path: Path) -> None:
+    """Before games are played for it: a file of a format this installation can write."""
+    if _check_format(path) == ".parquet":
+        _pyarrow()
+
+
 def write_records(path: str | Path, records: list[dict]) -> None:
     path = Path(path)
     suffix = _check_format(path)
@@ -86,18 +92,8 @@ def read_records(path: str | Path) -> list[dict]:
     if not path.is_file():
         raise RecordsError(f"{path}: no such records file")
     if suffix == ".jsonl":
-        rows = []
         with path.open(encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise RecordsError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
-                _check_row(row, f"{path}:{number}")
-                rows.append(row)
-        return rows
+            return json_records(lines, path)
     pa = _pyarrow()
     try:
         table = pa.parquet.read_table(path)
@@ -107,6 +103,21 @@ def read_records(path: str | Path) -> list[dict]:
     for number, row in enumerate(rows, 1):
         _check_row(row, f"{path}: record {number}")
         row["actions"] = [dict(seat) for seat in row["actions"] or []]
+    return rows
+
+
+def json_records(lines, path: Path) -> list[dict]:
+    """Records written one JSON object a line (a .jsonl records file, a study's journal)."""
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordsError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
+        _check_row(row, f"{path}:{number}")
+        rows.append(row)
     return rows
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).parent / "fixtures"
 
 
-def meeple(*args, input=None, cwd=None):
+def meeple(*args, input=None, cwd=None, env=None):
+    """`env`: variables added to this process's environment."""
     return subprocess.run([sys.executable, "-m", "meeple.cli", *map(str, args)], capture_output=True,
-                          text=True, input=input, cwd=cwd or ROOT, timeout=120)
+                          text=True, input=input, cwd=cwd or ROOT, timeout=120,
+                          env={**os.environ, **env} if env else None)
 
 
 def no_traceback(result):
