@@ -60,6 +60,12 @@ def _finish(plt, fig, name: str, title: str, caption: str) -> Figure:
     return Figure(name, title, caption, svg.getvalue(), png.getvalue())
 
 
+def _spread(rate: float, low: float, high: float) -> list:
+    """Error-bar lengths below and above a rate; a rate of 0 or 1 sits on its interval's
+    end, which rounding may put a hair inside it."""
+    return [[max(0.0, rate - low)], [max(0.0, high - rate)]]
+
+
 def _groups(analysis: Analysis):
     return [g for g in analysis.groups if g.games][:MAX_GROUPS_SHOWN]
 
@@ -78,7 +84,7 @@ def win_rate_by_seat(plt, analysis: Analysis) -> Figure | None:
             low, high = g.interval(seat)
             rate = g.win_rate(seat)
             ax.barh(y, rate, color=f"C{seat}", alpha=0.8)
-            ax.errorbar(rate, y, xerr=[[rate - low], [high - rate]], color="black", capsize=3)
+            ax.errorbar(rate, y, xerr=_spread(rate, low, high), color="black", capsize=3)
             ax.plot([1 / g.players] * 2, [y - 0.45, y + 0.45], color="grey", linestyle="--", linewidth=1)
             ticks.append(y)
             labels.append(f"seat {seat} ({g.bots[seat]})")
@@ -186,7 +192,7 @@ def first_player_edge(plt, analysis: Analysis) -> Figure | None:
         e = edge[key]
         low, high = e["interval"]
         ax.barh(y, e["rate"] - e["fair"], left=e["fair"], color="C3" if e["rate"] > e["fair"] else "C0")
-        ax.errorbar(e["rate"], y, xerr=[[e["rate"] - low], [high - e["rate"]]], color="black", capsize=3)
+        ax.errorbar(e["rate"], y, xerr=_spread(e["rate"], low, high), color="black", capsize=3)
         ax.plot([e["fair"]] * 2, [y - 0.4, y + 0.4], color="grey", linestyle="--")
     ax.set_yticks(range(len(keys)), [f"{r}, {p} players (n={edge[(r, p)]['games']})" for r, p in keys],
                   fontsize=8)

@@ -54,6 +54,16 @@ def test_records_of_two_rulesets_are_never_pooled():
     assert set(a.first_player_edge()) == {("a", 2), ("b", 2)}
 
 
+def test_figures_are_drawn_when_a_seat_wins_every_game_or_none():
+    """A rate of 1 sits on the end of its Wilson interval (rounding once put it a hair
+    beyond, and matplotlib refused the error bar)."""
+    from meeple.simulation.figures import draw_all
+    records = [record(s, [0], [5.0, 1.0, 0.0], bots=("a", "a", "a")) for s in range(30)]
+    figures = {f.name: f for f in draw_all(analyse(records))}
+    assert {"win_rate_by_seat", "first_player"} <= set(figures)
+    assert figures["win_rate_by_seat"].png[:4] == b"\x89PNG"
+
+
 @pytest.fixture(scope="module")
 def records_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "th.jsonl"
