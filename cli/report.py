@@ -70,17 +70,15 @@ def _sparkline(values: list, bins: int = 24) -> str:
 
 
 def print_text(analysis) -> None:
-    from meeple.simulation.analysis import mean
+    from meeple.simulation.analysis import interval_text, mean
     console.print(f"[bold]{escape(analysis.ruleset)}[/]: {analysis.games} games in {len(analysis.groups)} "
                   f"cell(s); {analysis.unfinished} not finished")
     for g in analysis.groups:
         console.print(f"\n[bold]{escape(g.key)}[/] ({g.finished} finished games; fair share {1 / g.players:.1%})")
         for seat in range(g.players):
-            interval = g.interval(seat)
-            shown = f"{interval[0]:.0%}–{interval[1]:.0%}" if interval else "–"
             score = mean(g.scores[seat])
             console.print(f"  seat {seat} {escape(g.bots[seat]):<18} {_bar(g.win_rate(seat))} "
-                          f"{g.win_rate(seat):6.1%}  [{shown}]"
+                          f"{g.win_rate(seat):6.1%}  [{interval_text(g.interval(seat))}]"
                           + (f"  mean score {score:.1f}" if score is not None else ""))
         console.print(f"  length  {min(g.lengths)} {_sparkline(g.lengths)} {max(g.lengths)} moves "
                       f"(mean {mean(g.lengths):.1f})")
@@ -95,6 +93,5 @@ def print_text(analysis) -> None:
     if edge:
         console.print("\n[bold]first seat against its fair share[/] (cells where every seat has the same bot)")
         for (ruleset, players), e in edge.items():
-            low, high = e["interval"]
-            console.print(f"  {escape(ruleset)}, {players} players: {e['rate']:.1%} [{low:.0%}–{high:.0%}] "
+            console.print(f"  {escape(ruleset)}, {players} players: {e['rate']:.1%} [{interval_text(e['interval'])}] "
                           f"against {e['fair']:.1%} over {e['games']} games")

@@ -105,5 +105,10 @@ def analyse(records: list[dict]) -> Analysis:
     return Analysis(ruleset, len(records), ordered, bot_scores, unfinished)
 
 
+def interval_text(interval, places: int = 0) -> str:
+    """A Wilson interval as people read it ("24%–48%"); a dash when there were no games."""
+    return f"{interval[0]:.{places}%}–{interval[1]:.{places}%}" if interval else "–"
+
+
 def mean(values) -> float | None:
     return statistics.fmean(values) if values else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .analysis import Analysis, mean
+from .analysis import Analysis, interval_text, mean
 from .figures import Figure
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -37,8 +37,7 @@ def _seat_table(analysis: Analysis) -> str:
             "<th>win rate</th><th>95 % interval</th><th>mean score</th><th>mean length</th></tr>"]
     for g in analysis.groups:
         for seat in range(g.players):
-            interval = g.interval(seat)
-            shown = f"{interval[0]:.1%}–{interval[1]:.1%}" if interval else "–"
+            shown = interval_text(g.interval(seat), 1)
             score = mean(g.scores[seat])
             rows.append(f"<tr><td>{escape(g.key)}</td><td>{seat}</td><td>{escape(g.bots[seat])}</td>"
                         f"<td>{g.finished}</td><td>{g.win_rate(seat):.1%}</td><td>{shown}</td>"
@@ -52,8 +51,7 @@ def _edge_table(edge: dict) -> str:
     rows = ["<h2>First seat against its fair share</h2><table><tr><th>ruleset, players</th><th>games</th>"
             "<th>seat 0 win rate</th><th>95 % interval</th><th>fair share</th></tr>"]
     for (ruleset, players), e in edge.items():
-        low, high = e["interval"]
         rows.append(f"<tr><td>{escape(ruleset)}, {players}</td><td>{e['games']}</td><td>{e['rate']:.1%}</td>"
-                    f"<td>{low:.1%}–{high:.1%}</td><td>{e['fair']:.1%}</td></tr>")
+                    f"<td>{interval_text(e['interval'], 1)}</td><td>{e['fair']:.1%}</td></tr>")
     rows.append("</table>")
     return "\n".join(rows)
