@@ -32,26 +32,27 @@ def render(analysis: Analysis, figures: list[Figure], source: str) -> str:
     return "\n".join(parts)
 
 
+def _table(title: str, headers: list[str], rows: list[list]) -> str:
+    """A heading and a table; every cell is escaped here, once."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = ["<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows]
+    return "\n".join([f"<h2>{escape(title)}</h2><table><tr>{head}</tr>", *body, "</table>"])
+
+
 def _seat_table(analysis: Analysis) -> str:
-    rows = ["<h2>By cell and seat</h2><table><tr><th>cell</th><th>seat</th><th>bot</th><th>games</th>"
-            "<th>win rate</th><th>95 % interval</th><th>mean score</th><th>mean length</th></tr>"]
+    rows = []
     for g in analysis.groups:
         for seat in range(g.players):
-            shown = interval_text(g.interval(seat), 1)
             score = mean(g.scores[seat])
-            rows.append(f"<tr><td>{escape(g.key)}</td><td>{seat}</td><td>{escape(g.bots[seat])}</td>"
-                        f"<td>{g.finished}</td><td>{g.win_rate(seat):.1%}</td><td>{shown}</td>"
-                        f"<td>{'' if score is None else f'{score:.2f}'}</td>"
-                        f"<td>{mean(g.lengths):.1f}</td></tr>")
-    rows.append("</table>")
-    return "\n".join(rows)
+            rows.append([g.key, seat, g.bots[seat], g.finished, f"{g.win_rate(seat):.1%}",
+                         interval_text(g.interval(seat), 1), "" if score is None else f"{score:.2f}",
+                         f"{mean(g.lengths):.1f}"])
+    return _table("By cell and seat", ["cell", "seat", "bot", "games", "win rate", "95 % interval", "mean score",
+                                       "mean length"], rows)
 
 
 def _edge_table(edge: dict) -> str:
-    rows = ["<h2>First seat against its fair share</h2><table><tr><th>ruleset, players</th><th>games</th>"
-            "<th>seat 0 win rate</th><th>95 % interval</th><th>fair share</th></tr>"]
-    for (ruleset, players), e in edge.items():
-        rows.append(f"<tr><td>{escape(ruleset)}, {players}</td><td>{e['games']}</td><td>{e['rate']:.1%}</td>"
-                    f"<td>{interval_text(e['interval'], 1)}</td><td>{e['fair']:.1%}</td></tr>")
-    rows.append("</table>")
-    return "\n".join(rows)
+    rows = [[f"{ruleset}, {players}", e["games"], f"{e['rate']:.1%}", interval_text(e["interval"], 1),
+             f"{e['fair']:.1%}"] for (ruleset, players), e in edge.items()]
+    return _table("First seat against its fair share",
+                  ["ruleset, players", "games", "seat 0 win rate", "95 % interval", "fair share"], rows)
