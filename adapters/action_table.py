@@ -132,5 +132,5 @@ def _widened(families, seen, game_name, what) -> list:
     try:
         return families.widen(seen)
     except TooMany as exc:
-        raise ActionSpaceError(f"{game_name}: the action space cannot be bounded: {what} takes lists of "
-                               f"{exc.count:,} or more different values") from None
+        raise ActionSpaceError(f"{game_name}: the action space cannot be bounded: {what} takes "
+                               f"{exc.what}") from None

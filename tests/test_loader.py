@@ -119,3 +119,24 @@ def test_end_rules_are_checked_right_after_setup():
     state = game.new_state(0)
     assert game.is_terminal(state) and game.legal_moves(state) == ()
     assert game.outcome(state).reason == "the last object was taken"
+
+
+def test_unchanged_files_give_the_rules_compiled_before_and_a_change_is_read(tmp_path, monkeypatch):
+    import shutil
+    from meeple.interpreter import loading
+    folder = tmp_path / "nim"
+    shutil.copytree(loading.RULESETS / "nim", folder)
+    first = loading.load_rules(folder)
+
+    def must_not_read(path):
+        raise AssertionError("unchanged files were read and checked again")
+    monkeypatch.setattr(loading, "load_ruleset", must_not_read)
+    assert loading.load_rules(folder) is first
+    monkeypatch.undo()
+    game_file = next(folder.glob("*.yaml"))
+    game_file.write_text(game_file.read_text() + "\n# an edit\n")
+    again = loading.load_rules(folder)
+    assert again is not first and again.ruleset.content_hash != first.ruleset.content_hash
+    game_file.write_text(game_file.read_text() + "  :\n")  # now broken: reported, not served from the cache
+    with pytest.raises(RulesetError):
+        loading.load_rules(folder)
