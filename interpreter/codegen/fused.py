@@ -33,7 +33,7 @@ from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
-from .fused_zones import FACES, Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere, typed
+from .fused_zones import FACES, Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -205,7 +205,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit("    return played")
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
-        self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_typed=typed, _fz_natural=natural,
+        self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
