@@ -333,6 +333,9 @@ def take_anywhere(every, where: dict, item) -> None:
     first; a stale entry only costs the full search (each item lies in one place)."""
     z = where.get(item.id)
     if z is not None:
+        if z and z[0] is item:  # a whole zone moved, item by item, from its front
+            del z[0]
+            return
         for i, x in enumerate(z):
             if x is item:
                 del z[i]
