@@ -130,6 +130,9 @@ class ZonesAndEffects:
         language reports it); past the end, Python's IndexError stops the playout."""
         if key == "p" or key.isdigit():
             return key
+        name = key.strip("()")
+        if name.isidentifier() and len(key) - len(name) == 2 * key.count("("):  # a plain name: read twice, no call
+            return f"({name} if {name} >= 0 else _stop())"
         if self.in_iterable:
             return f"_fz_natural({key})"
         self.temps += 1
