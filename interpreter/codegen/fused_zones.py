@@ -356,17 +356,18 @@ def take_anywhere(every, where: dict, item) -> None:
 
 
 def deal(P, src: list, dests: list, n: int, face: str) -> None:
+    """Round by round, one item from the front of `src` to each of `dests` in turn."""
     if not dests:
         return
-    for _ in range(min(n, -(-len(src) // len(dests)))):
-        for d in dests:
-            if not src:
-                return
-            item = src.pop(0)
-            d.append(item)
-            pp = P.get(item.id)
-            if (pp["face"] if pp and "face" in pp else "up") != face:
-                P[item.id] = {**pp, "face": face} if pp else FACES[face]
+    k = min(min(n, -(-len(src) // len(dests))) * len(dests), len(src))
+    taken = src[:k]
+    del src[:k]
+    ways = len(dests)
+    for i, item in enumerate(taken):
+        dests[i % ways].append(item)
+        pp = P.get(item.id)
+        if (pp["face"] if pp and "face" in pp else "up") != face:
+            P[item.id] = {**pp, "face": face} if pp else FACES[face]
 
 
 def prop(P, game, item, name):
