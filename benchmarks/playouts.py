@@ -6,7 +6,9 @@ For every ruleset and runner (the closure interpreter "reference", the generated
 module "compiled", and the hand-written baseline where `baselines.BASELINES` has one):
 
 - playouts/s and moves/s: uniform random games from a fresh seeded state, as a
-  simulation or a search bot plays them (`game.playout(game.new_state(seed), rng=rnd)`);
+  simulation or a search bot plays them (`game.playout(game.new_state(seed), rng=rnd)`),
+  the runners of a game taking turns in rounds (`interleaved_rates`) so that all of
+  them meet the machine's drift alike;
 - ms per legal-move generation: `game.legal_moves` on copies of states sampled from
   one game (a copy's move cache is empty, so every call lists the moves afresh);
 - memory per kept state: the bytes of every object reachable from the kept states of
@@ -37,6 +39,7 @@ from .baselines import BASELINES
 
 BACKENDS = ("reference", "compiled")
 SAMPLED_STATES = 40  # states per game whose legal moves are timed
+ROUNDS = 8  # turns the runners of a game take at playing, one after another
 MEMORY_STATES = (200, 2000)  # states kept for the memory figure: whole games until the first
                              # number is reached, and a long game cut at the second
 
@@ -134,26 +137,51 @@ def deep_bytes(kept: list) -> int:
     return total
 
 
-def _rates(fn, seconds: float) -> dict:
-    p, m, t = _measure(fn, seconds)
-    return {"playouts": p, "playouts_per_s": round(p / t, 2), "moves_per_s": round(m / t, 1)}
+def interleaved_rates(runners: dict, seconds: float, rounds: int = ROUNDS) -> dict:
+    """runner -> its playouts, playouts/s and moves/s over `seconds`, measured in `rounds`
+    turns taken one runner after another: on a VM whose speed drifts by a tenth from one
+    second to the next, every runner then meets the same drift, and the ratios hold
+    still where one long measurement after another would not.  Each runner's policy
+    generator goes on from round to round (seeded the same for every runner)."""
+    totals = {name: [0, 0, 0.0, random.Random(12345)] for name in runners}
+    for _ in range(rounds):
+        for name, fn in runners.items():
+            t = totals[name]
+            start = time.perf_counter()
+            deadline = start + seconds / rounds
+            while True:
+                t[1] += fn(t[3])
+                t[0] += 1
+                if time.perf_counter() >= deadline:
+                    break
+            t[2] += time.perf_counter() - start
+    return {name: {"playouts": p, "playouts_per_s": round(p / spent, 2), "moves_per_s": round(m / spent, 1)}
+            for name, (p, m, spent, _) in totals.items()}
 
 
 def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
     """One ruleset at its smallest player count: a row per runner, and the ratios."""
     row: dict = {"game": name, "runners": {}}
-    for backend in backends:
-        game = load_game(name, backend=backend)
+    games = {backend: load_game(name, backend=backend) for backend in backends}
+    players = {backend: engine_playout(game) for backend, game in games.items()}
+    base = BASELINES.get(name)
+    slowest = 0.0
+    for play in players.values():
+        start = time.perf_counter()
+        play(random.Random(0))  # compile and warm up outside the timing
+        slowest = max(slowest, time.perf_counter() - start)
+    # A round is at least one playout: a game whose playout takes a second takes fewer rounds.
+    rounds = max(1, min(ROUNDS, int(seconds / max(slowest, 1e-9))))
+    rates = interleaved_rates({**players, **({"hand-written": base} if base is not None else {})}, seconds, rounds)
+    for backend, game in games.items():
         row["players"] = game.player_count
-        engine_playout(game)(random.Random(0))  # compile and warm up outside the timing
-        r = _rates(engine_playout(game), seconds)
+        r = rates[backend]
         r["legal_moves_ms"] = round(legal_moves_ms(game, seconds), 4)
         r["bytes_per_state"] = round(bytes_per_kept_state(game))
         r["bytes_per_packed"] = round(bytes_per_kept_state(game, packed=True))
         row["runners"][backend] = r
-    base = BASELINES.get(name)
     if base is not None:
-        r = _rates(base, seconds)
+        r = rates["hand-written"]
         r["legal_moves_ms"] = None
         kept = baseline_bytes_per_state(base)
         r["bytes_per_state"] = round(kept) if kept is not None else None
