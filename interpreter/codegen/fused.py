@@ -360,7 +360,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             lines += ["passes = passes + 1 if a == -1 else 0", f"L[{p.var!r}] = (order, (who + 1) % len(order), passes)",
                       "if passes >= len(order):", f"    del L[{p.var!r}]", f"    pc = {p.next}"]
         if together:
-            lines.append("state.pending = tuple(x for x in state.pending if x != p)")
+            lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
 
     def plain_choice(self, actions):
@@ -396,7 +396,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
         if p.kind == "simultaneous":
-            lines.append("state.pending = tuple([x for x in state.pending if x != p])")
+            lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
         else:
             lines.append(f"pc = {p.cont[action.name]}")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]

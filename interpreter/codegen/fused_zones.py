@@ -214,19 +214,27 @@ class ZonesAndEffects:
         n = self.temps
         moved, dst = f"_mv{n}", f"_dst{n}"
         lines = self.taken(a, env, moved, f"_src{n}")
+        one = lines[-1] == "# one item"  # `moved` is that item, not a tuple of them
+        lines[-1:] = [] if one else lines[-1:]
         lines.append(f"{dst} = {self.place(a['to'], env)}")
-        lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
+        if one:
+            lines.append(f"{dst}.insert(0, {moved})" if a["at"] == "top" else f"{dst}.append({moved})")
+        else:
+            lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
         # Where a moved item went, for a later move without `from` to look first.
-        return lines + [f"for _it in {moved}:", *(["    _where[_it.id] = " + dst] if self.takes_anywhere else []),
-                        "    _pp = P.get(_it.id)",
-                        f"    if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                        f"        P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
+        each = [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
+                f"if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
+                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
+        if one:
+            return lines + [f"_it = {moved}", *each]
+        return lines + [f"for _it in {moved}:", *("    " + x for x in each)]
 
     def taken(self, a, env, moved: str, src: str) -> list[str]:
         """The lines that take a move's items out, into `moved`: the given items from
         `from` (the first equal one each), or from wherever each lies, or the first
-        `count` of `from`.  A decision or a chance draw that picked its item by index
+        `count` of `from`.  One named item taken from `from` is `moved` itself, not a
+        tuple, and the last line says so (`# one item`).  A decision or a chance draw that picked its item by index
         notes the list and the index (`_org_seq`, `_org_i`): where the item is still
         there, it is deleted by index, without comparing it to the items before it (an
         item lies in one place, so it is the first equal one)."""
@@ -234,9 +242,9 @@ class ZonesAndEffects:
             if a["from"] is not None and isinstance(a["items"], A.Name):
                 text, t = self.expr(a["items"], env)
                 if t == "item":  # one item, maybe the one just drawn by index from this list
-                    return [f"{src} = {self.place(a['from'], env)}", f"{moved} = ({text},)",
-                            f"if {src} is _org_seq and _org_i < len({src}) and {src}[_org_i] is {moved}[0]:",
-                            f"    del {src}[_org_i]", "else:", f"    {src}.remove({moved}[0])"]
+                    return [f"{src} = {self.place(a['from'], env)}", f"{moved} = {text}",
+                            f"if {src} is _org_seq and _org_i < len({src}) and {src}[_org_i] is {moved}:",
+                            f"    del {src}[_org_i]", "else:", f"    {src}.remove({moved})", "# one item"]
             take = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:"]
             if a["from"] is None:
                 self.takes_anywhere = True
