@@ -33,7 +33,7 @@ from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
-from .fused_zones import FACES, Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere
+from .fused_zones import FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -180,7 +180,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
-        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
+        for line in ["L = state.locals", "ctx = _Ctx.sharing(game, state, L)", *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
                      "_org_seq, _org_i = None, 0"]:
@@ -200,6 +200,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit("    return played")
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
+        self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,

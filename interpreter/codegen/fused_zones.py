@@ -317,6 +317,8 @@ def type_test(text: str, t: str, depth: int = 0) -> str:
     """A test that the value of `text` has the writer's type `t`, written out in line (a
     playout of a short game such as nim spent a third of its start in calls of a general
     function)."""
+    if t.startswith("list:") and t[5:] in _TYPE_NAMES:  # the types of the elements, in C
+        return f"type({text}) is tuple and _fz_only_{t[5:]}.issuperset(map(type, {text}))"
     if t.startswith("list:"):
         element = f"_e{depth}"
         return (f"type({text}) is tuple and all({type_test(element, t[5:], depth + 1)} "
@@ -325,6 +327,8 @@ def type_test(text: str, t: str, depth: int = 0) -> str:
 
 
 _TYPE_NAMES = {"int": "int", "str": "str", "bool": "bool", "item": "_fz_Item"}
+# `_fz_only_int` and the rest, for type_test
+ONLY = {f"_fz_only_{t}": frozenset({k}) for t, k in (("int", int), ("str", str), ("bool", bool), ("item", Item))}
 
 
 # An item whose only property is its face shares one of these: properties are replaced on
