@@ -27,7 +27,7 @@ import linecache
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
-from meeple.dsl.functions import FUNCTIONS
+from meeple.dsl.functions import FUNCTIONS, MAX_CALL_DEPTH
 
 from . import runtime
 from .emit_expr import Code, ExprEmitter, Unit, literal
@@ -73,6 +73,7 @@ class GeneratedModule:
         self._ref_fns: dict = {}
         self._reference_defines = reference_defines  # name -> the closure body Rules keeps
         self._defines: dict = {}  # name -> Python name of its generated function
+        self._deep = None  # depth_can_run_out(), worked out once
         self._pure: dict = {}
         self._game_consts: dict = {}  # id(node) -> index (_refs keeps the node, so its id stays its own)
         self._readers: dict = {}
@@ -219,13 +220,16 @@ class GeneratedModule:
             test = f"{flat} and {memo_key} in M" if flat else f"{memo_key} in M"
             lines.append(f"    if {test}:")
             lines.append(f"        return M[{memo_key}]")
-        if decl.params:  # charged and depth-limited as functions.enter_call does; past a limit
+        counted = decl.params and self.depth_can_run_out()
+        if counted:  # charged and depth-limited as functions.enter_call does; past a limit
             # the caller hands its evaluation to the reference, which reports it
             lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()",
                       "    ctx.call_depth = _d + 1", "    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:",
                       "        ctx.call_depth = _d", "        raise Deopt()"]
+        elif decl.params:  # charged; the depth of calls cannot reach its limit (depth_can_run_out)
+            lines += ["    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:", "        raise Deopt()"]
         lines += ["    _c = ctx.cost", "    try:"]
-        if decl.params:
+        if counted:
             lines.append("        try:")
             body = ["    " + line for line in self.body(unit, code, "_v = {}")]
             lines += body
@@ -238,8 +242,11 @@ class GeneratedModule:
             lines += ["        return _v", "    finally:", "        ctx.call_depth = _d"]
         else:
             lines += self.body(unit, code, "_v = {}")
-            lines += ["    except Exception:", "        ctx.cost = _c", f"        _v = _refdef(ctx, {name!r}, ())"]
-            if pure:
+            lines += ["    except Exception:", "        ctx.cost = _c",
+                      f"        _v = _refdef(ctx, {name!r}, ({''.join(p + ', ' for p in params.values())}))"]
+            if pure and params:
+                lines += [f"    if {flat}:", f"        M[{memo_key}] = _v"]
+            elif pure:
                 lines.append(f"    M[{memo_key}] = _v")
             if reads is not None:
                 lines += ["    if _sk is not None:", f"        _SM[_sk] = {entry}"]
@@ -316,6 +323,28 @@ class GeneratedModule:
                 f"        if _e is not None and {' and '.join(same)}:",
                 "            _SM.hits += 1", "            return _e[-1]",
                 f"        if _SM.tried(ctx.game.memo, {site}):", "            _sk = None"]
+
+    def depth_can_run_out(self) -> bool:
+        """Can definitions calling definitions reach MAX_CALL_DEPTH?  Only if one calls
+        itself, directly or not, or a chain of them is that long: in other rulesets the
+        depth is not counted, which saves a quarter of a short definition's call."""
+        if self._deep is None:
+            defines = self.rs.defines
+            calls = {name: {n.func for n in A.walk(d.expr) if isinstance(n, A.Call) and n.func in defines}
+                     | {n.name for n in A.walk(d.expr) if isinstance(n, A.Name) and n.name in defines}
+                     for name, d in defines.items()}
+            longest: dict = {}
+
+            def chain(name, path):  # the longest chain of calls from `name`; None on a cycle
+                if name in path:
+                    return None
+                if name not in longest:
+                    inner = [chain(c, path | {name}) for c in calls[name]]
+                    longest[name] = None if None in inner else 1 + max(inner, default=0)
+                return longest[name]
+            chains = [chain(name, frozenset()) for name in defines]
+            self._deep = None in chains or max(chains, default=0) >= MAX_CALL_DEPTH // 2
+        return self._deep
 
     def is_pure_define(self, name: str) -> bool:
         """Does definition `name` read nothing of the state (only its arguments and the game)?"""
