@@ -301,24 +301,31 @@ def test_effects_follow_the_expression_rules(tmp_path, effect, code, col):
     assert (err.code, err.span.line, err.span.col) == (code, 5, col)
 
 
+def _definitions_game(tmp_path, defines: str, effect: str):
+    """A game whose one action sets `x = effect` with the definitions `defines` (YAML
+    lines of the `define` section), on the compiled back end or the reference."""
+    path = _write(tmp_path, f"""
+        game: {{name: r, players: 2}}
+        define:
+{textwrap.indent(defines, ' ' * 10)}
+        variables:
+          n: {{type: int, initial: 0}}
+          x: {{type: int, initial: 0}}
+        actions: {{go: {{effects: ["x = {effect}", "n += 1"]}}}}
+        """)
+    from meeple.interpreter.loading import load_game
+    return lambda backend: load_game(path, backend=backend)
+
+
 @pytest.mark.parametrize("depth, code", [(MAX_CALL_DEPTH - 1, None), (MAX_CALL_DEPTH, "R702")])
 def test_the_compiled_back_end_counts_the_depth_of_a_definition_that_calls_itself(tmp_path, depth, code):
     """A chain of definitions that cannot reach the depth limit is not counted in the
     generated code; one that calls itself is, and stops where the reference stops."""
-    from meeple.interpreter.loading import load_game
-    path = _write(tmp_path, """
-        game: {name: r, players: 2}
-        define:
-          down: {params: [k], expr: "n if k == 0 else down(k - 1)"}
-          twice: {params: [k], expr: "k + k"}
-        variables:
-          n: {type: int, initial: 0}
-          x: {type: int, initial: 0}
-        actions: {go: {effects: ["x = down(DEPTH) + twice(n)", "n += 1"]}}
-        """.replace("DEPTH", str(depth)))
+    game_on = _definitions_game(tmp_path, 'down: {params: [k], expr: "n if k == 0 else down(k - 1)"}\n'
+                                          'twice: {params: [k], expr: "k + k"}', f"down({depth}) + twice(n)")
     outcomes = []
     for backend in ("reference", "compiled"):
-        game = load_game(path, backend=backend)
+        game = game_on(backend)
         state = game.new_state(0)
         try:
             game.apply(state, game.legal_moves(state)[0])
@@ -326,26 +333,15 @@ def test_the_compiled_back_end_counts_the_depth_of_a_definition_that_calls_itsel
         except RuleError as exc:
             outcomes.append(exc.code)
     assert outcomes == [code, code]
-    source = load_game(path, backend="compiled").rules.source()
+    source = game_on("compiled").rules.source()
     down = source[source.index("def D_down"):source.index("\n\n", source.index("def D_down"))]
     assert "MAX_CALL_DEPTH" in down
 
 
 def test_definitions_that_cannot_nest_deeply_are_not_counted(tmp_path):
-    from meeple.interpreter.loading import load_game
-    path = _write(tmp_path, """
-        game: {name: r, players: 2}
-        define:
-          twice: {params: [k], expr: "k + k"}
-          four: {params: [k], expr: "twice(twice(k))"}
-        variables:
-          n: {type: int, initial: 0}
-          x: {type: int, initial: 0}
-        actions: {go: {effects: ["x = four(n)", "n += 1"]}}
-        """)
-    game = load_game(path, backend="compiled")
-    state = game.apply(game.new_state(0), "go")
-    state = game.apply(state, "go")
+    game = _definitions_game(tmp_path, 'twice: {params: [k], expr: "k + k"}\n'
+                                       'four: {params: [k], expr: "twice(twice(k))"}', "four(n)")("compiled")
+    state = game.apply(game.apply(game.new_state(0), "go"), "go")
     assert state.vars["x"] == 4
     source = game.rules.source()
     assert "def D_four" in source and "MAX_CALL_DEPTH" not in source
