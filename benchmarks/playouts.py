@@ -240,8 +240,8 @@ def table_rows(rows):
 def print_table(rows, seconds: float):
     from rich.console import Console
     from rich.table import Table
-    t = Table(*HEADERS, title=f"random playouts, {seconds:g} s per measurement, one process "
-                              "(the machine is noisy: compare the ratios)")
+    t = Table(*HEADERS, title=f"random playouts, {seconds:g} s per measurement (a game's runners take turns), "
+                              "one process (the machine is noisy: compare the ratios)")
     for cells in table_rows(rows):
         if cells is None:
             t.add_section()
