@@ -267,6 +267,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         point = self.rules.points[pc]
         if depth >= 8 or point.code not in _STRAIGHT | _FORKS:
             return [f"pc = {pc}"]
+        turn = self.turn_step(point)
+        if turn is not None and depth + 2 < 8:
+            lines, after = turn
+            return lines + ["    " + x for x in self.follow(after, depth + 3)] + \
+                ["else:", *("    " + x for x in self.follow(point.alt, depth + 1))]
         lines = self.point(point)
         if point.code == EXEC and point.source is not None:  # `pc = next` stays: an end rule may stop here
             return lines + self.follow(point.next, depth + 1)
@@ -280,6 +285,23 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return lines
         return [f"if {cond}:", *("    " + x for x in self.follow(point.next, depth + 1)),
                 "else:", *("    " + x for x in self.follow(point.alt, depth + 1))]
+
+    def turn_step(self, test) -> tuple[list[str], int] | None:
+        """A loop's test, the binding of its variable and the step of its index (a
+        `turns` or `for` loop going on to its next element) as one test over locals,
+        each of the loop's entries read once, and the point after them; None for any
+        other shape."""
+        points = self.rules.points
+        if test.code != LOOP_TEST:
+            return None
+        bind = points[test.next]
+        step = points[bind.next] if bind.code == LOOP_BIND else None
+        if step is None or step.code != LOOP_STEP or (bind.seq, bind.index, step.var) != (test.seq, test.index, test.index):
+            return None
+        self.temps += 1
+        ix, sq = f"_ix{self.temps}", f"_sq{self.temps}"
+        return [f"{ix} = L[{test.index!r}]", f"{sq} = L[{test.seq!r}]", f"if {ix} < len({sq}):",
+                f"    L[{bind.var!r}] = {sq}[{ix}]", f"    L[{test.index!r}] = {ix} + 1"], step.next
 
     def prologue(self) -> list[str]:
         """Own copies of the variables' containers, and the proof of their types."""
