@@ -211,3 +211,42 @@ def test_a_definition_remembered_in_vain_is_given_up(tmp_path):
     kept, memo2 = runtime.MemoSite(), {}
     kept.hits = runtime.MEMO_TRIAL // 4
     assert not any(kept.tried(memo2, runtime.memo_site("e")) for _ in range(runtime.MEMO_TRIAL))
+
+
+COSTS = """
+game: {name: costs, players: 2}
+variables:
+  coins: {per: player, type: int, initial: "1 - player", min: 0}
+  big: {type: bool, initial: false}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [buy, stretch]}]
+actions:
+  buy:
+    params: {n: "[0, 1, 2]"}
+    cost: {"coins[player]": "n"}
+  stretch:
+    require: [{check: "big"}]
+    cost: {"coins[player]": "0 - 1000000000000000000"}
+"""
+
+
+def test_costs_are_tested_in_line_and_as_the_reference_tests_them(tmp_path):
+    """A cost paid from a variable with a `min` is tested in the generated listing itself;
+    what it allows, and the error of a difference past the language's ints, are the
+    reference's."""
+    path = write_ruleset(tmp_path, COSTS, "costs")
+    assert "_have0 = " in load_rules(path, "compiled").source()
+    found = []
+    for backend in BACKENDS:
+        game = load_game(path, backend=backend)
+        state = game.new_state(0)
+        first = [str(m) for m in game.legal_moves(state)]
+        second = [str(m) for m in game.legal_moves(game.apply(state, "buy(n=1)"))]
+        state.vars["big"] = True
+        with pytest.raises(RuleError) as info:
+            game.legal_moves(state.copy())
+        found.append((first, second, info.value.code))
+    assert found[0] == found[1]
+    assert found[0] == (["buy(n=0)", "buy(n=1)"], ["buy(n=0)"], "R702")

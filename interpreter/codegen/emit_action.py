@@ -51,10 +51,20 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
             body.append(f"{indent}if {pruned}:")
             body.append(f"{indent}    continue")
     if decl.cost:
-        body.append(f"{indent}B = ctx.bindings")
-        body.extend(f"{indent}B[{n!r}] = {p}" for n, p in params.items())
-        body.append(f"{indent}if _unaffordable(ctx, COSTS[{action.name!r}]):")
-        body.append(f"{indent}    {'continue' if names else 'return'}")
+        skip = "continue" if names else "return"
+        general = [f"B = ctx.bindings", *(f"B[{n!r}] = {p}" for n, p in params.items()),
+                   f"if _unaffordable(ctx, COSTS[{action.name!r}]):", f"    {skip}"]
+        inline = _costs_in_line(module, decl, emit, skip)
+        if inline is None:
+            body.extend(indent + line for line in general)
+        else:
+            reads, ints, short = inline
+            body.extend(indent + line for line in reads)
+            body.append(f"{indent}if {ints}:")
+            body.append(f"{indent}    if {short}:")
+            body.append(f"{indent}        {skip}")
+            body.append(f"{indent}else:")
+            body.extend(indent + "    " + line for line in general)
     args = "(" + "".join(f"({n!r}, l_{n}), " for n in names) + ")"
     if tag is None:
         body.append(f"{indent}out.append(Move(l_player, {action.name!r}{', ' + args if names else ''}))")
@@ -70,3 +80,26 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
              "    except Exception:", "        ctx.cost = _c", "        del out[_n:]",
              f"    {fallback}ctx, {action.name!r}, l_player, out)"]
     return module.add("\n".join(lines), ident)
+
+
+def _costs_in_line(module, decl, emit, skip: str):
+    """An action's costs tested in line when each is paid from a variable with a `min`
+    (`silver[player]: 2`): (the lines reading what is held and what is asked, the test
+    that all are ints, the test that one falls short), as moves.cost_shortfall decides;
+    anything else (None, or values that are not ints) goes to the general check."""
+    from meeple.dsl import expr_ast as A
+    reads, ints, short = [], [], []
+    for n, (target, amount, _) in enumerate(decl.cost):
+        base = target
+        while isinstance(base, A.Index):
+            base = base.obj
+        var = module.rs.variables.get(base.name) if isinstance(base, A.Name) else None
+        if var is None or var.min is None or isinstance(var.min, bool) or not isinstance(var.min, int):
+            return None
+        have, asked = f"_have{n}", f"_asked{n}"
+        reads += [f"{have} = {emit(target).text}", f"{asked} = {emit(amount).text}"]
+        ints.append(f"type({have}) is int and type({asked}) is int")
+        # the difference within the language's ints, as arith checks it; past them the
+        # reference reports it (Deopt hands the listing over)
+        short.append(f"(_left{n} if -MAX_INT <= (_left{n} := {have} - {asked}) <= MAX_INT else _deopt()) < {var.min!r}")
+    return reads, " and ".join(ints), " or ".join(short)
