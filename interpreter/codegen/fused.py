@@ -1090,7 +1090,7 @@ _CHAIN = 8  # points tested one after another (decisions first); more are split 
 
 def _dispatch(points: list, bodies: dict) -> list[str]:
     """Each point's body under a test of `pc`: a binary tree of `pc < id` tests, so a
-    playout of a game with fifty points (treasure-hunter) makes six tests per step, not
+    playout of a game with fifty points makes six tests per step, not
     twenty-five; an unknown `pc` leaves the loop."""
     if len(points) > _CHAIN:
         half = len(points) // 2
