@@ -52,9 +52,9 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
             body.append(f"{indent}    continue")
     if decl.cost:
         skip = "continue" if names else "return"
-        general = [f"B = ctx.bindings", *(f"B[{n!r}] = {p}" for n, p in params.items()),
+        general = ["B = ctx.bindings", *(f"B[{n!r}] = {p}" for n, p in params.items()),
                    f"if _unaffordable(ctx, COSTS[{action.name!r}]):", f"    {skip}"]
-        inline = _costs_in_line(module, decl, emit, skip)
+        inline = _costs_in_line(module, decl, emit)
         if inline is None:
             body.extend(indent + line for line in general)
         else:
@@ -82,7 +82,7 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
     return module.add("\n".join(lines), ident)
 
 
-def _costs_in_line(module, decl, emit, skip: str):
+def _costs_in_line(module, decl, emit):
     """An action's costs tested in line when each is paid from a variable with a `min`
     (`silver[player]: 2`): (the lines reading what is held and what is asked, the test
     that all are ints, the test that one falls short), as moves.cost_shortfall decides;

@@ -213,9 +213,7 @@ class ZonesAndEffects:
         self.temps += 1
         n = self.temps
         moved, dst = f"_mv{n}", f"_dst{n}"
-        lines = self.taken(a, env, moved, f"_src{n}")
-        one = lines[-1] == "# one item"  # `moved` is that item, not a tuple of them
-        lines[-1:] = [] if one else lines[-1:]
+        lines, one = self.taken(a, env, moved, f"_src{n}")
         lines.append(f"{dst} = {self.place(a['to'], env)}")
         if one:
             lines.append(f"{dst}.insert(0, {moved})" if a["at"] == "top" else f"{dst}.append({moved})")
@@ -230,26 +228,26 @@ class ZonesAndEffects:
             return lines + [f"_it = {moved}", *each]
         return lines + [f"for _it in {moved}:", *("    " + x for x in each)]
 
-    def taken(self, a, env, moved: str, src: str) -> list[str]:
+    def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
         `from` (the first equal one each), or from wherever each lies, or the first
-        `count` of `from`.  One named item taken from `from` is `moved` itself, not a
-        tuple, and the last line says so (`# one item`).  A decision or a chance draw that picked its item by index
-        notes the list and the index (`_org_seq`, `_org_i`): where the item is still
-        there, it is deleted by index, without comparing it to the items before it (an
-        item lies in one place, so it is the first equal one)."""
+        `count` of `from`; and whether `moved` is one item itself (one named item taken
+        from `from`) rather than a tuple of them.  A decision or a chance draw that
+        picked its item by index notes the list and the index (`_org_seq`, `_org_i`):
+        where the item is still there, it is deleted by index, without comparing it to
+        the items before it (an item lies in one place, so it is the first equal one)."""
         if a["items"] is not None:
             if a["from"] is not None and isinstance(a["items"], A.Name):
                 text, t = self.expr(a["items"], env)
                 if t == "item":  # one item, maybe the one just drawn by index from this list
                     return [f"{src} = {self.place(a['from'], env)}", f"{moved} = {text}",
                             f"if {src} is _org_seq and _org_i < len({src}) and {src}[_org_i] is {moved}:",
-                            f"    del {src}[_org_i]", "else:", f"    {src}.remove({moved})", "# one item"]
+                            f"    del {src}[_org_i]", "else:", f"    {src}.remove({moved})"], True
             take = [f"{moved} = {self.items_value(a['items'], env)}", f"for _it in {moved}:"]
             if a["from"] is None:
                 self.takes_anywhere = True
-                return take + ["    _fz_take_anywhere(_every, _where, _it)"]
-            return [f"{src} = {self.place(a['from'], env)}", *take, f"    {src}.remove(_it)"]
+                return take + ["    _fz_take_anywhere(_every, _where, _it)"], False
+            return [f"{src} = {self.place(a['from'], env)}", *take, f"    {src}.remove(_it)"], False
         if a["from"] is None:
             raise Unsupported("a move with neither items nor 'from'")
         if self.rs.zones[_zone_name(a["from"])].kind == "bag":
@@ -261,7 +259,7 @@ class ZonesAndEffects:
                 raise Unsupported("a count that is not int")
             count = f"max(0, {count})"
         return [f"{src} = {self.place(a['from'], env)}", f"_c = {count}", f"{moved} = tuple({src}[:_c])",
-                f"del {src}[:_c]"]
+                f"del {src}[:_c]"], False
 
     def deal(self, a, env) -> list[str]:
         """`deal`: a card at a time to each player in seat order, round after round, until
