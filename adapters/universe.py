@@ -63,7 +63,7 @@ class Families:
             top = max(ints + self.option_ints + [self.players - 1])
             low = min(0, min(ints))
             if top + 1 - low > LIMIT:  # refused before millions of values are made
-                raise TooMany(top + 1 - low, f"{top + 1 - low:,} different numbers")
+                raise TooMany(f"{top + 1 - low:,} different numbers")
             out.update(("int", i) for i in range(low, top + 1))
         for atom in atoms:
             tag = atom[0]
@@ -89,7 +89,7 @@ class Families:
             longest = max(len(seq) for seq in lists)
             for n in range(longest + 1):
                 if len(elements) ** n > LIMIT:
-                    raise TooMany(len(elements) ** n, f"lists of {len(elements) ** n:,} or more different values")
+                    raise TooMany(f"lists of {len(elements) ** n:,} or more different values")
                 out.update(("list", combo) for combo in itertools.product(elements, repeat=n))
         return sorted(out, key=sort_key)
 
@@ -121,9 +121,9 @@ LIMIT = 1 << 20  # ids in one table: a PettingZoo action mask holds one byte per
 
 
 class TooMany(Exception):
-    def __init__(self, count: int, what: str):
+    def __init__(self, what: str):
         super().__init__(what)
-        self.count, self.what = count, what  # what: how many of what, for a message
+        self.what = what  # how many of what, for a message
 
 
 def _keys(contents, per):

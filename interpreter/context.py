@@ -34,16 +34,6 @@ class Ctx:
         # triggers and definitions calling definitions (functions.enter_call), each nested.
         self.cost = self.trigger_depth = self.event_depth = self.call_depth = 0
 
-    @classmethod
-    def sharing(cls, game, state, bindings: dict) -> "Ctx":
-        """A context whose names are `bindings` itself, not a copy of the state's locals: a
-        playout's, which keeps the two one and the same (and is started thousands of times)."""
-        ctx = cls.__new__(cls)
-        ctx.game, ctx.state, ctx.bindings = game, state, bindings
-        ctx.player_count, ctx.options = game.player_count, game.options
-        ctx.cost = ctx.trigger_depth = ctx.event_depth = ctx.call_depth = 0
-        return ctx
-
     def charge(self, n: int = 1) -> None:
         self.cost += n
         if self.cost > COST_LIMIT:

@@ -180,7 +180,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
-        for line in ["L = state.locals", "ctx = _Ctx.sharing(game, state, L)", *self.prologue(),
+        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
                      "_org_seq, _org_i = None, 0"]:
