@@ -59,7 +59,7 @@ class Game:
         # Analysis tools set this to stop there instead and branch over the outcomes.
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
-        self.kernel_fallbacks = 0  # playouts the kernel handed back to the loop (tests read it)
+        self.kernel_fallbacks = 0  # playouts and walks the kernel handed back to the loop (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
@@ -128,10 +128,45 @@ class Game:
         state.pc = self.rules.start
         state.locals = {}
         self._check_end(ctx)  # a game may be over before its first decision
-        self._advance(state)
+        state = self._walk_to_first_decision(state)
         if state.rng == rng.seed_state(seed) and self.on_skip is None:
             self._first_state = state.copy()
         return state
+
+    def _walk_to_first_decision(self, state: State) -> State:
+        """The state the flow's walk reaches from `state`: where a back end has a playout
+        kernel, the kernel walks it (on a copy, with no move to play), since a game's first
+        walk may deal, shuffle and draw as much as a whole round does.  The kernel stops at
+        a decision without listing its moves for later; at a point it does not run, the
+        usual walk goes on from there.  If it stops on anything unusual, the usual walk
+        starts again from `state` and meets the same trouble, as a playout's loop does."""
+        kernel = self._walk_kernel()
+        if kernel is not None and not state.over and state.pc in kernel[1]:
+            run, points_run = kernel
+            walked = state.copy()
+            try:
+                run(self, walked, _no_draw, 0, 0, [])
+            except Exception:  # noqa: BLE001 - the walk below reports it in the language's terms
+                self.kernel_fallbacks += 1
+                walked = None
+            if walked is not None:
+                stopped = walked.pc in points_run and self.rules.points[walked.pc].code == DECIDE
+                if not walked.over and not stopped:
+                    self._advance(walked)
+                return walked
+        self._advance(state)
+        return state
+
+    def _walk_kernel(self):
+        if self.on_skip is not None:  # an analysis hook the kernel does not call
+            return None
+        make = getattr(self.rules, "playout_kernel", None)
+        if make is None:
+            return None
+        try:
+            return make(self.explicit_chance)
+        except Exception:  # noqa: BLE001 - a ruleset the kernel's writer cannot take still walks
+            return None
 
     def _check_one_place_each(self, state):
         """Zones' `initial` contents must not share an item: an item is in one place."""
@@ -875,6 +910,10 @@ def _default_of(decl):
 
 
 _UNKNOWN = object()
+
+
+def _no_draw(n: int) -> int:
+    raise AssertionError("the walk to the first decision plays no move")
 
 
 class _ItemCtx:

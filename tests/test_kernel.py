@@ -108,17 +108,70 @@ BREAKS_AFTER_CHANCE = BREAKS_A_BOUND.replace("""          - choose: [take]""", "
           - choose: [take]""")
 
 
-@pytest.mark.parametrize("explicit", [False, True])
-def test_a_failure_after_chance_steps_comes_out_as_the_languages_error(tmp_path, explicit):
-    path = write_ruleset(tmp_path, BREAKS_AFTER_CHANCE, "breaks-after-chance")
+def _same_error_from_both_back_ends(path, play, explicit=False):
+    """`play(game, rng)` must fail alike on both back ends (code, place, and where the
+    policy's generator is left), the compiled one after handing back to the loop once."""
     errors = {}
     for backend in ("reference", "compiled"):
         game = load_game(path, backend=backend)
         game.explicit_chance = explicit
         rng = random.Random(8)
         with pytest.raises(RuleError) as caught:
-            game.playout(game.new_state(0), rng=rng)
+            play(game, rng)
         errors[backend] = (caught.value.code, caught.value.span, rng.getstate())
         if backend == "compiled":
             assert game.kernel_fallbacks == 1
     assert errors["compiled"] == errors["reference"]
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_failure_after_chance_steps_comes_out_as_the_languages_error(tmp_path, explicit):
+    path = write_ruleset(tmp_path, BREAKS_AFTER_CHANCE, "breaks-after-chance")
+    _same_error_from_both_back_ends(path, lambda game, rng: game.playout(game.new_state(0), rng=rng), explicit)
+
+
+# -- the walk to the first decision -------------------------------------------------------
+@pytest.mark.parametrize("name,players", list(every_configuration()))
+def test_a_new_game_is_walked_by_the_kernel_to_the_references_first_state(name, players):
+    compiled = load_game(name, players, backend="compiled")
+    reference = load_game(name, players, backend="reference")
+    for seed in (0, 1, 2 + players):
+        walked, stepped = compiled.new_state(seed), reference.new_state(seed)
+        assert walked._moves is None  # the kernel walked it: the reference's walk lists the moves it stops at
+        assert walked.to_data() == stepped.to_data(), f"seed {seed}"
+        assert list(map(str, compiled.legal_moves(walked))) == list(map(str, reference.legal_moves(stepped)))
+    assert compiled.kernel_fallbacks == 0
+
+
+def test_the_kernel_leaves_an_explicit_chance_step_of_the_first_walk_to_the_policy():
+    compiled, reference = load_game("goofspiel", backend="compiled"), load_game("goofspiel", backend="reference")
+    compiled.explicit_chance = reference.explicit_chance = True
+    walked, stepped = compiled.new_state(3), reference.new_state(3)
+    assert compiled.rules.points[walked.pc].code == CHANCE
+    assert walked.to_data() == stepped.to_data()
+    assert compiled.kernel_fallbacks == 0
+
+
+# The first decision's moves cannot be listed: its requirement divides by zero.
+FAILS_AT_THE_FIRST_DECISION = """
+game: {name: fails-at-the-first-decision, players: 2}
+variables:
+  divisor: {type: int, initial: 0}
+flow:
+  - effects:
+      - set: "divisor += 0"
+  - choose: [take]
+actions:
+  take:
+    rule: "take"
+    params: {n: "range(1, 3)"}
+    require: ["10 // divisor > n"]
+    effects: []
+"""
+# An effect of the first walk breaks a bound before any decision.
+FAILS_ON_THE_WAY = BREAKS_A_BOUND.replace("flow:\n", "flow:\n  - effects:\n      - set: \"tokens -= 4\"\n")
+
+
+@pytest.mark.parametrize("text", [FAILS_AT_THE_FIRST_DECISION, FAILS_ON_THE_WAY])
+def test_a_failure_on_the_first_walk_comes_out_as_the_languages_error(tmp_path, text):
+    _same_error_from_both_back_ends(write_ruleset(tmp_path, text, "fails-early"), lambda game, rng: game.new_state(0))
