@@ -714,6 +714,24 @@ def _grid_runs(g):
     return cached
 
 
+def _adjacent(g) -> dict:
+    """node -> its neighbours (successors on a one-way board), as a tuple: boards never
+    change during a game, so the walks of hop_targets read them from here."""
+    cached = g.graph.get("_meeple_adjacent")
+    if cached is None:
+        cached = g.graph["_meeple_adjacent"] = {n: tuple(g.neighbors(n)) for n in g}
+    return cached
+
+
+def _text_set(xs) -> set:
+    """The texts among xs, as a set (a node is a text; nothing else can equal one)."""
+    try:
+        found = set(xs)
+    except TypeError:  # an unhashable value (a map) among them
+        return {n for n in xs if isinstance(n, str)}
+    return found
+
+
 @_fn("hop_targets", 5, 5, list_of(STR), [None, STR, LIST, LIST, INT])
 def _hop_targets(ctx, b, start, over, blocked, k):
     """The first free nodes beyond runs of occupied nodes: every node reachable from `start`
@@ -725,13 +743,13 @@ def _hop_targets(ctx, b, start, over, blocked, k):
     k = want_int(k, "the number of nodes that may be passed")
     over, blocked = want_list(over, "the nodes that may be passed"), want_list(blocked, "the blocked nodes")
     charge_scan(ctx, len(over) + len(blocked))
-    over = {n for n in over if isinstance(n, str)}
-    blocked = {n for n in blocked if isinstance(n, str)}
+    over, blocked = _text_set(over), _text_set(blocked)
+    adjacent = _adjacent(g)
     seen, frontier, out = {start}, [start], set()
     for depth in range(k + 1):
         nxt = []
         for n in frontier:
-            for m in g.neighbors(n):
+            for m in adjacent[n]:
                 if m in seen:
                     continue
                 seen.add(m)

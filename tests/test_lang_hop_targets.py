@@ -55,6 +55,19 @@ def test_start_is_never_a_target_and_errors_are_eval_errors():
         hop("s", "a", [], 1)
 
 
+def test_a_one_way_board_is_walked_along_its_edges_only():
+    g = nx.DiGraph()
+    g.add_edges_from([("s", "a"), ("a", "b"), ("c", "s")])
+    one_way = FUNCTIONS["hop_targets"].impl
+    assert one_way(_Ctx({"w": g}), "w", "s", ["a"], ["a"], 1) == ("b",)  # c leads to s, not from it
+    assert one_way(_Ctx({"w": g}), "w", "a", [], [], 1) == ("b",)
+
+
+def test_values_that_are_not_nodes_in_the_lists_change_nothing():
+    assert hop("s", ["a", 7, {"a": 1}], ["a", (1, 2)], 2) == ("b",)
+    assert hop("s", [1, True], [None], 1) == ("a",)
+
+
 def test_sum_maps():
     f = FUNCTIONS["sum_maps"].impl
     assert f(_Ctx(), ({"a": 1}, {"a": 2, "b": 1}, {})) == {"a": 3, "b": 1}
