@@ -153,6 +153,9 @@ class Game:
                 stopped = walked.pc in points_run and self.rules.points[walked.pc].code == DECIDE
                 if not walked.over and not stopped:
                     self._advance(walked)
+                # The kernel hands back every zone anew: those the walk left as they were
+                # stay the objects new games share, as after the usual walk.
+                _share_unchanged(state.zones, walked.zones)
                 return walked
         self._advance(state)
         return state
@@ -910,6 +913,16 @@ def _default_of(decl):
 
 
 _UNKNOWN = object()
+
+
+def _share_unchanged(before: dict, after: dict) -> None:
+    """Zones are lists of items (per player or per key: a list or map of such lists), and
+    an item equals only itself, so Python's == tells exactly which the walk left as they
+    were (a map's keys are the zone's, in their order)."""
+    for name, value in after.items():
+        old = before.get(name)
+        if old is not value and old == value:
+            after[name] = old
 
 
 def _no_draw(n: int) -> int:

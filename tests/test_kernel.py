@@ -143,6 +143,15 @@ def test_a_new_game_is_walked_by_the_kernel_to_the_references_first_state(name, 
     assert compiled.kernel_fallbacks == 0
 
 
+def test_new_games_share_the_zones_their_first_walk_left_alone():
+    shared = {}
+    for backend in ("reference", "compiled"):
+        game = load_game("goofspiel", backend=backend)
+        one, two = game.new_state(1), game.new_state(2)
+        shared[backend] = {name for name in one.zones if one.zones[name] is two.zones[name]}
+    assert "hand" in shared["reference"] and shared["compiled"] == shared["reference"]
+
+
 def test_the_kernel_leaves_an_explicit_chance_step_of_the_first_walk_to_the_policy():
     compiled, reference = load_game("goofspiel", backend="compiled"), load_game("goofspiel", backend="reference")
     compiled.explicit_chance = reference.explicit_chance = True
