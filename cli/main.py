@@ -446,8 +446,7 @@ def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or 
     """Write the Python module the compiled back end generates for a ruleset, to read
     next to the YAML (each function names the line it comes from)."""
     rules = load_rules(game, "compiled")
-    rules.playout_kernel(False)  # written on a game's first playout: shown with the rest
-    text = rules.source()
+    text = rules.source()  # with the playout function, which a game writes on its first playout
     if output:
         output.write_text(text, encoding="utf-8")
         error_console.print(f"written {escape(str(output))}")

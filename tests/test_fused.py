@@ -39,6 +39,39 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     assert run.__name__ == "PLAYOUT"
 
 
+# Outside the tier four times over: a map variable, a list of texts, an action with a
+# cost, and who decides read from a variable.
+FOUR_REASONS = """
+game: {name: four-reasons, players: 2}
+variables:
+  stock: {type: "map[str, int]", initial: "{'a': 1}"}
+  names: {type: "list[str]", initial: "[]"}
+  coins: {per: player, type: int, initial: 3, min: 0}
+  first: {type: int, initial: 0}
+flow:
+  - loop:
+      - choose: [buy]
+        player: first
+    while: "coins[0] + coins[1] > 0"
+actions:
+  buy:
+    rule: "buy"
+    cost: {"coins[player]": 1}
+    effects: []
+"""
+
+
+def test_every_reason_a_ruleset_is_outside_the_tier_is_listed(tmp_path):
+    from meeple.interpreter.codegen.fused import reasons
+    rules = load_game(write_ruleset(tmp_path, FOUR_REASONS, "four-reasons"), backend="compiled").rules
+    found = reasons(rules)
+    assert len(found) == 4, found
+    assert [next(name for name in ("stock", "names", "buy", "first") if f"'{name}'" in why) for why in found] == \
+        ["stock", "names", "buy", "first"]
+    assert unsupported(rules) == found[0]
+    assert reasons(load_game("nim", backend="compiled").rules) == []
+
+
 @pytest.mark.parametrize("name", INSIDE)
 @pytest.mark.parametrize("limit", [None, 1, 5])
 def test_fused_playouts_end_where_the_loop_ends(name, limit):

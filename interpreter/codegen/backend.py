@@ -15,7 +15,7 @@ from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
 from .emit_effects import GeneratedEffects
-from .fused import build_fused
+from .fused import build_fused, reasons
 from .kernel import build_kernel
 from .module import GeneratedModule
 
@@ -65,8 +65,22 @@ class CompiledRules(Rules):
         return kernels[explicit_chance]
 
     def source(self) -> str:
-        """The generated module's text, as `meeple compile` writes it."""
-        return self.module.source()
+        """The generated module's text, as `meeple compile` writes it: after the header, a
+        note of which playout function runs the random playouts, and what keeps the
+        ruleset out of the fused tier when it is."""
+        note = self.playout_note()  # writes the playout function first, so that it is shown
+        header, *rest = self.module.parts
+        return "\n\n".join([header, note, *rest]) + "\n"
+
+    def playout_note(self) -> str:
+        if self.playout_kernel(False) is None:
+            return "# Random playouts: no decision runs in a generated playout; Game.playout plays move by move."
+        found = reasons(self)
+        if not found:
+            return "# Random playouts: `def FUSED` below (the fused tier, docs/compiled.md)."
+        return "\n".join(["# Random playouts: `def PLAYOUT` below (the playout kernel).  The fused tier",
+                          "# (docs/compiled.md) would be faster, but does not take this ruleset:",
+                          *(f"#   - {why}" for why in found)])
 
 
 def _what(node) -> str:

@@ -28,7 +28,7 @@ from meeple.dsl.functions import MAX_STR
 from ..context import COST_LIMIT, Ctx
 from .. import rng
 from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
-                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, SIM_START)
+                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
@@ -57,14 +57,26 @@ _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "li
 
 
 def unsupported(rules) -> str | None:
-    """Why `rules` is outside the fused tier, or None when it is inside."""
+    """Why `rules` is outside the fused tier (the first reason), or None when it is inside."""
+    found = reasons(rules)
+    return found[0] if found else None
+
+
+def reasons(rules) -> list[str]:
+    """Every reason `rules` is outside the fused tier, for an author who wants the fastest
+    playouts (`meeple compile` prints them): each variable, action, item kind, decision
+    and the like that the tier does not take; when the ruleset's shape is inside, the
+    first expression or effect the writer cannot write.  Empty when it is inside."""
+    writer = _FusedWriter(rules)
     try:
-        _FusedWriter(rules).check()
+        found = writer.shape_reasons()
+        if not found:
+            writer.check()
     except Unsupported as exc:
-        return str(exc)
+        return [str(exc)]
     except Exception as exc:  # noqa: BLE001 - reported, so that a test sees it
-        return f"the writer failed: {type(exc).__name__}: {exc}"
-    return None
+        return [f"the writer failed: {type(exc).__name__}: {exc}"]
+    return found
 
 
 def build_fused(rules):
@@ -96,27 +108,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
-        rs = self.rs
-        if getattr(rs, "triggers", None):
-            raise Unsupported("triggers")
-        self.check_zones()
-        if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
-            raise Unsupported(f"a board of more than {MAX_NODES} nodes")
-        for name, decl in rs.variables.items():
-            self.types[name] = self.var_type(decl)
+        found = self.shape_reasons()
+        if found:
+            raise Unsupported(found[0])
         self.locals = self.local_types()
-        for p in self.rules.points:
-            if p.code == DECIDE and p.kind not in ("choose", "simultaneous", "respond"):
-                raise Unsupported(f"a '{p.kind}' decision")
-            if not self.runs(p) or p.code not in _FLOW_POINTS:
-                raise Unsupported(f"a flow point '{p.op}'")
-            if p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
-                raise Unsupported("a simultaneous decision that may be passed")
-        for action in rs.actions.values():
-            if action.cost or action.then or action.then_required:
-                raise Unsupported(f"action '{action.name}' has costs or follow-up steps")
-        self.check_definitions()
-        self.check_flow_reads()
         # Writing every decision and end rule once finds what the expression writer does not know.
         self.ends = self.end_checks()
         for p in self.rules.points:
@@ -124,6 +119,43 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 self.decide(p)
             elif p.code in (EXEC, CHANCE, BRANCH, ASSIGN):
                 self.point(p)
+
+    def shape_reasons(self) -> list[str]:
+        """What of the ruleset's declarations and flow the tier does not take, all of it
+        (the variables' types are noted on the way)."""
+        rs, found = self.rs, []
+
+        def note(test, *args):
+            try:
+                return test(*args)
+            except Unsupported as exc:
+                found.append(str(exc))
+                return None
+        if getattr(rs, "triggers", None):
+            found.append("triggers")
+        note(self.check_zones)
+        if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
+            found.append(f"a board of more than {MAX_NODES} nodes")
+        for name, decl in rs.variables.items():
+            t = note(self.var_type, decl)
+            if t is not None:
+                self.types[name] = t
+        follow_ups = any(a.then or a.then_required for a in rs.actions.values())
+        for p in self.rules.points:
+            if p.code == DECIDE and p.kind not in ("choose", "simultaneous", "respond"):
+                found.append(f"a '{p.kind}' decision")
+            elif p.code == RESTORE and follow_ups:
+                continue  # the end of an action's `then` steps: named with the action
+            elif not self.runs(p) or p.code not in _FLOW_POINTS:
+                found.append(f"a flow point '{p.op}'")
+            elif p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
+                found.append("a simultaneous decision that may be passed")
+        for action in rs.actions.values():
+            if action.cost or action.then or action.then_required:
+                found.append(f"action '{action.name}' has costs or follow-up steps")
+        note(self.check_definitions)
+        note(self.check_flow_reads)
+        return list(dict.fromkeys(found))  # each once, in the order met
 
     def var_type(self, decl) -> str:
         t = decl.type
@@ -162,9 +194,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                     continue
                 for expr in _exprs(value):
                     for n in _walk(expr):
-                        if isinstance(n, A.Name) and n.name in state_names or \
-                                isinstance(n, A.Call) and n.func in state_names:
-                            raise Unsupported("a flow expression reads the state")
+                        read = n.name if isinstance(n, A.Name) else (n.func if isinstance(n, A.Call) else None)
+                        if read in state_names:
+                            raise Unsupported(f"the '{key}' of a '{node.kind}' step reads the state ('{read}')")
 
     # -- writing ------------------------------------------------------------------------------
     def build(self):

@@ -43,9 +43,11 @@ class ZonesAndEffects:
                 self.zones[name] = "pzone"
             else:  # one per node or per element of a list: a map
                 self.zones[name] = "kzone"
-        for kind in rs.components.values():
-            if kind.sides is not None or "face" in kind.props or "seen_by" in kind.props:
-                raise Unsupported(f"items of kind '{kind.name}' have sides or a declared face")
+        kinds = [kind.name for kind in rs.components.values()
+                 if kind.sides is not None or "face" in kind.props or "seen_by" in kind.props]
+        if kinds:
+            which = f"kind '{kinds[0]}'" if len(kinds) == 1 else "kinds " + ", ".join(f"'{k}'" for k in kinds)
+            raise Unsupported(f"items of {which} have sides or a declared face")
 
     def field_type(self, name: str) -> str:
         """The type of a printed field read from an item: the same scalar in every kind
