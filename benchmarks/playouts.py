@@ -175,6 +175,9 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
     rates = interleaved_rates({**players, **({"hand-written": base} if base is not None else {})}, seconds, rounds)
     for backend, game in games.items():
         row["players"] = game.player_count
+        tier = getattr(game.rules, "playout_tier", None)
+        if tier is not None:
+            row["tier"] = tier()  # which generated playout the compiled runner plays
         r = rates[backend]
         r["legal_moves_ms"] = round(legal_moves_ms(game, seconds), 4)
         r["bytes_per_state"] = round(bytes_per_kept_state(game))
@@ -228,7 +231,8 @@ def table_rows(rows):
             per_s = r["playouts_per_s"]
             kib = r["bytes_per_state"] / 1024 if r["bytes_per_state"] else None
             packed = r["bytes_per_packed"] / 1024 if r.get("bytes_per_packed") else None
-            yield [f"{row['game']} ({row['players']}p)" if i == 0 else "", runner,
+            shown = f"{runner} ({row['tier']})" if runner == "compiled" and row.get("tier") else runner
+            yield [f"{row['game']} ({row['players']}p)" if i == 0 else "", shown,
                    f"{per_s:,.1f}" if per_s < 100 else f"{per_s:,.0f}", f"{r['moves_per_s']:,.0f}",
                    _num(r["legal_moves_ms"], "{:.3f}"), _num(kib, "{:.2f}"), _num(packed, "{:.2f}"),
                    _num(vs_ref, "{:.1f}×"), _ratio(ratios.get(f"{runner}_vs_hand_written_playouts")),

@@ -155,6 +155,7 @@ def test_bench_measures_both_backends_and_their_ratio():
             assert runner["legal_moves_ms"] > 0 and runner["bytes_per_state"] > 0
             assert 0 < runner["bytes_per_packed"] < runner["bytes_per_state"]
         assert row["ratios"]["compiled_vs_reference_moves"] > 0
+        assert row["tier"] == "fused"  # which generated playout the compiled runner played
     ttt = rows[1]
     assert ttt["runners"]["hand-written"]["playouts_per_s"] > 0  # tic-tac-toe has a baseline
     assert ttt["ratios"]["compiled_vs_hand_written_playouts"] > 0
@@ -173,5 +174,5 @@ def test_bench_markdown_is_the_same_table():
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if line.startswith("| ")]
     assert lines[0].startswith("| game | runner | playouts/s | moves/s |") and lines[0].endswith("KiB ÷ hand | packed ÷ hand |")
-    assert [line.split(" | ")[1] for line in lines[2:]] == ["reference", "compiled", "hand-written"]
+    assert [line.split(" | ")[1] for line in lines[2:]] == ["reference", "compiled (fused)", "hand-written"]
     assert all(line.count(" | ") == lines[0].count(" | ") for line in lines)

@@ -72,12 +72,19 @@ class CompiledRules(Rules):
         header, *rest = self.module.parts
         return "\n\n".join([header, note, *rest]) + "\n"
 
+    def playout_tier(self) -> str | None:
+        """Which generated function plays random playouts: 'fused' (FUSED), 'kernel'
+        (PLAYOUT), or None when no decision would run in one."""
+        made = self.playout_kernel(False)
+        return None if made is None else ("fused" if made[0].__name__ == "FUSED" else "kernel")
+
     def playout_note(self) -> str:
-        if self.playout_kernel(False) is None:
+        tier = self.playout_tier()
+        if tier is None:
             return "# Random playouts: no decision runs in a generated playout; Game.playout plays move by move."
-        found = reasons(self)
-        if not found:
+        if tier == "fused":
             return "# Random playouts: `def FUSED` below (the fused tier, docs/compiled.md)."
+        found = reasons(self)
         return "\n".join(["# Random playouts: `def PLAYOUT` below (the playout kernel).  The fused tier",
                           "# (docs/compiled.md) would be faster, but does not take this ruleset:",
                           *(f"#   - {why}" for why in found)])
