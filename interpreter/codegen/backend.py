@@ -84,7 +84,7 @@ class CompiledRules(Rules):
             return "# Random playouts: no decision runs in a generated playout; Game.playout plays move by move."
         if tier == "fused":
             return "# Random playouts: `def FUSED` below (the fused tier, docs/compiled.md)."
-        found = reasons(self)
+        found = reasons(self) or ["its writer stopped while writing the playout (a shape it does not foresee)"]
         return "\n".join(["# Random playouts: `def PLAYOUT` below (the playout kernel).  The fused tier",
                           "# (docs/compiled.md) would be faster, but does not take this ruleset:",
                           *(f"#   - {why}" for why in found)])
