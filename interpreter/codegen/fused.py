@@ -166,7 +166,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if decl.per is None:
             return inner
         if inner not in _SCALARS:
-            raise Unsupported(f"variable '{decl.name}': a list per key")
+            raise Unsupported(f"variable '{decl.name}': a list per {'player' if decl.per == 'player' else 'key'}")
         return ("pmap:" if decl.per == "player" else "map:") + inner
 
     def check_definitions(self) -> None:
