@@ -246,6 +246,7 @@ def print_table(rows, seconds: float):
     from rich.table import Table
     t = Table(*HEADERS, title=f"random playouts, {seconds:g} s per measurement (a game's runners take turns), "
                               "one process (the machine is noisy: compare the ratios)")
+    t.columns[1].no_wrap = True  # "compiled (kernel)" on one line
     for cells in table_rows(rows):
         if cells is None:
             t.add_section()
