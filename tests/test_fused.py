@@ -39,8 +39,8 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     assert run.__name__ == "PLAYOUT"
 
 
-# Outside the tier four times over: a map variable, a list of texts, an action with a
-# cost, and who decides read from a variable.
+# Outside the tier four times over: a map variable, a list of texts, an action with
+# follow-up steps, and who decides read from a variable.
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
@@ -58,6 +58,11 @@ actions:
     rule: "buy"
     cost: {"coins[player]": 1}
     effects: []
+    then:
+      - choose: [rest]
+  rest:
+    rule: "rest"
+    effects: []
 """
 
 
@@ -70,6 +75,65 @@ def test_every_reason_a_ruleset_is_outside_the_tier_is_listed(tmp_path):
         ["stock", "names", "buy", "first"]
     assert unsupported(rules) == found[0]
     assert reasons(load_game("nim", backend="compiled").rules) == []
+
+
+# Costs: one per player with a `min` whose amount depends on the move (so some moves
+# cannot be paid and are left out, and a turn may have none), one from a global
+# variable without `min`, a zero cost, and a variable that clamps.
+TOLLS = """
+game: {name: tolls, players: {min: 2, max: 3}}
+variables:
+  coins: {per: player, type: int, initial: 5, min: 0, max: 9, bounds: clamp}
+  pool: {type: int, initial: 0}
+  toll: {type: int, initial: 1, min: 1}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [hop, rest]
+      - effects:
+          - set: "rounds += 1"
+          - set: "toll = 1 + rounds % 3"
+    while: "rounds < 15"
+actions:
+  hop:
+    params: {far: "range(1, 5)"}
+    require: ["far != 2 or pool % 2 == 0"]
+    cost: {"coins[player]": "far * toll", "pool": "-far"}
+    effects: ["coins[(player + 1) % player_count()] += far"]
+  rest:
+    params: {gain: "[0, 1]"}
+    cost: {"coins[player]": "0"}
+    effects: ["coins[player] += gain * 2"]
+scoring:
+  score: "coins[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_costs_in_the_fused_tier_match_the_loop(tmp_path, players):
+    game = load_game(write_ruleset(tmp_path, TOLLS, "tolls"), players, backend="compiled")
+    assert unsupported(game.rules) is None
+    for seed in range(120):
+        start = game.new_state(seed)
+        for limit in (None, seed % 7):
+            fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+            fast = game.playout(start, rng=fast_rng, max_moves=limit)
+            loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
+            assert fast.to_data() == loop.to_data(), (seed, limit)
+            assert fast_rng.getstate() == loop_rng.getstate()
+    assert game.kernel_fallbacks == 0
+
+
+def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):
+    text = TOLLS.replace('"pool": "-far"', '"pool": "-far", "rounds": "0"').replace(
+        "  rounds: {type: int, initial: 0}", "  rounds: {per: [a], type: int, initial: 0}").replace(
+        "rounds += 1", "rounds['a'] += 1").replace("rounds % 3", "rounds['a'] % 3").replace(
+        "rounds < 15", "rounds['a'] < 15").replace('"rounds": "0"', '"rounds[\'a\']": "0"')
+    game = load_game(write_ruleset(tmp_path, text, "tolls-by-key"), backend="compiled")
+    assert "a cost paid from something other than" in unsupported(game.rules)
+    assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
 
 
 @pytest.mark.parametrize("name", INSIDE)

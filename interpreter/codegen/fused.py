@@ -151,8 +151,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             elif p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
                 found.append("a simultaneous decision that may be passed")
         for action in rs.actions.values():
-            if action.cost or action.then or action.then_required:
-                found.append(f"action '{action.name}' has costs or follow-up steps")
+            if action.then or action.then_required:
+                found.append(f"action '{action.name}' has follow-up steps (`then`)")
         note(self.check_definitions)
         note(self.check_flow_reads)
         return list(dict.fromkeys(found))  # each once, in the order met
@@ -405,7 +405,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             else:
                 body = [f"a_{name} = m[{j + first}]" for j, name in enumerate(names)]
             env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
-            body += self.effect_block(action.effects, env)
+            body += self.paid(action, env) + self.effect_block(action.effects, env)
             if p.kind == "choose":
                 body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
@@ -422,7 +422,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         """(parameter, its list's source, element type) when the decision's only action has
         one parameter over a list, unfiltered and with no requirement: each element is one
         move, so the draw indexes the list and nothing is listed."""
-        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require:
+        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require or actions[0].cost:
             return None
         name, domain, _ = actions[0].params[0]
         if _filter_of(domain) is not None:
@@ -488,6 +488,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             for j in levels[k + 1]:
                 lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
                 indent += "    "
+        for test in self.affordable(decl, env):
+            lines.append(f"{indent}if {test}:")
+            indent += "    "
         names = [f"a_{name}" for name, _, _ in decl.params]
         if with_player:
             names = ["p", *names] if tag is None else ["p", str(tag), *names]
@@ -499,6 +502,39 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         else:
             item = f"({tag}, {''.join(n + ', ' for n in names)})"
         lines.append(f"{indent}out.append({item})")
+        return lines
+
+    def affordable(self, decl, env) -> list[str]:
+        """One test per cost, in the order written, as moves.cost_shortfall makes it on a
+        complete move: the amount is worked out, and where the variable has a `min`, what
+        it holds less the amount must not fall below it."""
+        tests = []
+        for target, amount, _ in decl.cost:
+            value, vt = self.expr(amount, env)
+            if vt != "int":
+                raise Unsupported("a cost that is not an int")
+            held, name = self.cost_place(target, env)
+            floor = self.rs.variables[name].min
+            tests.append(f"type({value}) is int" if floor is None else f"{self.checked(f'{held} - {value}')} >= {floor}")
+        return tests
+
+    def cost_place(self, target, env) -> tuple[str, str]:
+        """(what the variable a cost is paid from holds, the variable's name): an int
+        variable, global or one value per player."""
+        if isinstance(target, A.Name) and self.types.get(target.name) == "int":
+            return f"v_{target.name}", target.name
+        if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
+                self.types.get(target.obj.name) == "pmap:int":
+            key, kt = self.expr(target.index, env)
+            if kt == "int":
+                return f"v_{target.obj.name}[{self.natural(key)}]", target.obj.name
+        raise Unsupported("a cost paid from something other than an int variable, global or per player")
+
+    def paid(self, decl, env) -> list[str]:
+        """The move's costs taken from their variables before its effects (store.pay_costs)."""
+        lines = []
+        for target, amount, _ in decl.cost:
+            lines += self.assignment(_Paid(target, amount), env)
         return lines
 
     def truth(self, cond, env) -> str:
@@ -1010,6 +1046,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if t != "bool":
             raise Unsupported("a condition that is not bool")
         return text
+
+
+class _Paid:
+    """A cost, written as the assignment `target -= amount` it makes."""
+    op = "-="
+
+    def __init__(self, target, amount):
+        self.target, self.value = target, amount
 
 
 def _memo_site(site: dict, key, value):
