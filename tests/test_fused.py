@@ -39,8 +39,8 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     assert run.__name__ == "PLAYOUT"
 
 
-# Outside the tier four times over: a map variable, a list of texts, an action with
-# follow-up steps, and who decides read from a variable.
+# Outside the tier four times over: a map variable, a list of texts, an action whose
+# follow-up steps must be possible (`then_required`), and who decides read from a variable.
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
@@ -58,6 +58,7 @@ actions:
     rule: "buy"
     cost: {"coins[player]": 1}
     effects: []
+    then_required: true
     then:
       - choose: [rest]
   rest:
@@ -123,6 +124,65 @@ def test_costs_in_the_fused_tier_match_the_loop(tmp_path, players):
             loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
             assert fast.to_data() == loop.to_data(), (seed, limit)
             assert fast_rng.getstate() == loop_rng.getstate()
+    assert game.kernel_fallbacks == 0
+
+
+# Follow-up steps: an action whose `then` asks its player for more (a counted loop of
+# another decision) and ends with an effects step, both reading the move's player and
+# values; and a turn that has none.
+ERRANDS = """
+game: {name: errands, players: {min: 2, max: 3}}
+variables:
+  coins: {per: player, type: int, initial: 4, min: 0}
+  stock: {type: int, initial: 30, min: 0}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [shop, wait]
+      - effects: ["rounds += 1"]
+    while: "rounds < 8"
+actions:
+  shop:
+    params: {budget: "range(1, 4)", lane: "['a', 'b']"}
+    require: ["coins[player] >= budget"]
+    effects: ["stock -= 1"]
+    then:
+      - loop:
+          - choose: [buy, leave]
+        times: "budget"
+      - if: "lane == 'b'"
+        then:
+          - effects: ["coins[player] += budget % 2"]
+  buy:
+    params: {n: "[1, 2]"}
+    cost: {"coins[player]": "n"}
+    effects: ["stock += n"]
+  leave:
+    effects: []
+  wait:
+    effects: ["coins[player] += 1"]
+scoring:
+  score: "coins[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_follow_up_steps_in_the_fused_tier_match_the_loop(tmp_path, players):
+    game = load_game(write_ruleset(tmp_path, ERRANDS, "errands"), players, backend="compiled")
+    assert unsupported(game.rules) is None
+    for seed in range(120):
+        start = game.new_state(seed)
+        for limit in (None, seed % 11):
+            fast_rng, loop_rng = random.Random(seed), random.Random(seed)
+            fast = game.playout(start, rng=fast_rng, max_moves=limit)
+            loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
+            assert fast.to_data() == loop.to_data(), (seed, limit)
+            assert fast_rng.getstate() == loop_rng.getstate()
+            if limit:  # a playout stopped inside the `then` steps goes on from there
+                a, b = random.Random(seed + 1), random.Random(seed + 1)
+                assert game.playout(fast, rng=a).to_data() == game.playout(fast, policy=_loop, rng=b).to_data()
     assert game.kernel_fallbacks == 0
 
 

@@ -33,12 +33,13 @@ from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
-from .fused_zones import FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, natural, prop, take_anywhere
+from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
+                          prop, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
-                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START}
+                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START, RESTORE}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
 # Expressions here are not charged step by step as the reference charges them; only
@@ -140,19 +141,16 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             t = note(self.var_type, decl)
             if t is not None:
                 self.types[name] = t
-        follow_ups = any(a.then or a.then_required for a in rs.actions.values())
         for p in self.rules.points:
             if p.code == DECIDE and p.kind not in ("choose", "simultaneous", "respond"):
                 found.append(f"a '{p.kind}' decision")
-            elif p.code == RESTORE and follow_ups:
-                continue  # the end of an action's `then` steps: named with the action
             elif not self.runs(p) or p.code not in _FLOW_POINTS:
                 found.append(f"a flow point '{p.op}'")
             elif p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
                 found.append("a simultaneous decision that may be passed")
         for action in rs.actions.values():
-            if action.then or action.then_required:
-                found.append(f"action '{action.name}' has follow-up steps (`then`)")
+            if action.then_required:  # each candidate tried on a copy of the state
+                found.append(f"action '{action.name}' has `then_required`")
         note(self.check_definitions)
         note(self.check_flow_reads)
         return list(dict.fromkeys(found))  # each once, in the order met
@@ -407,6 +405,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
             body += self.paid(action, env) + self.effect_block(action.effects, env)
             if p.kind == "choose":
+                if action.then:  # its `then` steps read the move's player and values as the flow's locals
+                    saved = ("player", *names)
+                    body += [f"L[{p.var!r}] = tuple((n, L[n]) if n in L else (n,) for n in {saved!r})",
+                             "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names)]
                 body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
         if p.allow_pass and p.kind == "choose":
@@ -422,7 +424,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         """(parameter, its list's source, element type) when the decision's only action has
         one parameter over a list, unfiltered and with no requirement: each element is one
         move, so the draw indexes the list and nothing is listed."""
-        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require or actions[0].cost:
+        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require or actions[0].cost or \
+                actions[0].then:
             return None
         name, domain, _ = actions[0].params[0]
         if _filter_of(domain) is not None:
@@ -1103,18 +1106,6 @@ def _one_loop(node, func: str):
             and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1:
         return node.args[0]
     return None
-
-
-def _filter_of(domain):
-    """(variable, sequence, conditions) of a domain `[x for x in S if c ...]`, else None."""
-    if not isinstance(domain, A.ListComp) or not isinstance(domain.element, A.Name) or not domain.clauses:
-        return None
-    first, rest = domain.clauses[0], domain.clauses[1:]
-    if not isinstance(first, A.For) or len(first.names) != 1 or first.names[0] != domain.element.name:
-        return None
-    if not all(isinstance(c, A.If) for c in rest):
-        return None
-    return first.names[0], first.iter, [c.cond for c in rest]
 
 
 def _invariant_reads(element, var: str) -> list:

@@ -284,7 +284,7 @@ class ZonesAndEffects:
     def local_types(self) -> dict[str, str]:
         """The type of each flow local an expression may read (chance outcomes, loop
         variables), worked out from the expressions that set them."""
-        from ..flowgraph import ASSIGN, CHANCE, LOOP_BIND
+        from ..flowgraph import ASSIGN, CHANCE, DECIDE, LOOP_BIND
         found: dict[str, str] = {}
         for _ in range(4):  # a local's type may come from another's
             for p in self.rules.points:
@@ -297,9 +297,25 @@ class ZonesAndEffects:
                         found[p.var] = t
                     elif p.code == LOOP_BIND and found.get(p.seq, "").startswith("list:"):
                         found[p.var] = found[p.seq][5:]
+                    elif p.code == DECIDE and p.kind == "choose":
+                        for name, t in self.then_locals(p):
+                            found[name] = t if found.get(name, t) == t else "?"  # two types: read by none
                 except Unsupported:
                     continue
         return {k: t for k, t in found.items() if t in ("int", "str", "bool", "item") or t.startswith("list:")}
+
+    def then_locals(self, p):
+        """(name, type) of the locals an action's `then` steps read: its player and its
+        parameters' values (the element type of each one's choices)."""
+        for name in p.actions:
+            action = self.rs.actions[name]
+            if not action.then:
+                continue
+            yield "player", "int"
+            for param, domain, _ in action.params:
+                filtered = filter_of(domain)
+                _, t = self.expr(filtered[1] if filtered is not None else domain, {"player": ("p", "int")})
+                yield param, (t[5:] if t.startswith("list:") else "?")
 
     def flow_env(self, types=None) -> dict:
         types = self.locals if types is None else types
@@ -393,3 +409,15 @@ def prop(P, game, item, name):
 def _zone_name(place) -> str:
     """The zone a place (`zone` or `zone[key]`) names; `place` checked its shape."""
     return place.obj.name if isinstance(place, A.Index) else place.name
+
+
+def filter_of(domain):
+    """(variable, sequence, conditions) of a domain `[x for x in S if c ...]`, else None."""
+    if not isinstance(domain, A.ListComp) or not isinstance(domain.element, A.Name) or not domain.clauses:
+        return None
+    first, rest = domain.clauses[0], domain.clauses[1:]
+    if not isinstance(first, A.For) or len(first.names) != 1 or first.names[0] != domain.element.name:
+        return None
+    if not all(isinstance(c, A.If) for c in rest):
+        return None
+    return first.names[0], first.iter, [c.cond for c in rest]
