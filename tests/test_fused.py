@@ -112,19 +112,29 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_costs_in_the_fused_tier_match_the_loop(tmp_path, players):
-    game = load_game(write_ruleset(tmp_path, TOLLS, "tolls"), players, backend="compiled")
+def _fused_matches_the_loop(game, seeds, cut: int, go_on: bool = False):
+    """Whole playouts and playouts cut after `seed % cut` moves, fused and by the loop, end
+    alike (and leave the policy's generator alike); with `go_on`, a cut playout continued
+    from where it stopped too.  None of them may leave the tier."""
     assert unsupported(game.rules) is None
-    for seed in range(120):
+    for seed in seeds:
         start = game.new_state(seed)
-        for limit in (None, seed % 7):
+        for limit in (None, seed % cut):
             fast_rng, loop_rng = random.Random(seed), random.Random(seed)
             fast = game.playout(start, rng=fast_rng, max_moves=limit)
             loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
             assert fast.to_data() == loop.to_data(), (seed, limit)
             assert fast_rng.getstate() == loop_rng.getstate()
+            if go_on and limit:
+                a, b = random.Random(seed + 1), random.Random(seed + 1)
+                assert game.playout(fast, rng=a).to_data() == game.playout(fast, policy=_loop, rng=b).to_data()
     assert game.kernel_fallbacks == 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_costs_in_the_fused_tier_match_the_loop(tmp_path, players):
+    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, TOLLS, "tolls"), players, backend="compiled"),
+                            range(120), cut=7)
 
 
 # Follow-up steps: an action whose `then` asks its player for more (a counted loop of
@@ -170,20 +180,9 @@ scoring:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_follow_up_steps_in_the_fused_tier_match_the_loop(tmp_path, players):
-    game = load_game(write_ruleset(tmp_path, ERRANDS, "errands"), players, backend="compiled")
-    assert unsupported(game.rules) is None
-    for seed in range(120):
-        start = game.new_state(seed)
-        for limit in (None, seed % 11):
-            fast_rng, loop_rng = random.Random(seed), random.Random(seed)
-            fast = game.playout(start, rng=fast_rng, max_moves=limit)
-            loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
-            assert fast.to_data() == loop.to_data(), (seed, limit)
-            assert fast_rng.getstate() == loop_rng.getstate()
-            if limit:  # a playout stopped inside the `then` steps goes on from there
-                a, b = random.Random(seed + 1), random.Random(seed + 1)
-                assert game.playout(fast, rng=a).to_data() == game.playout(fast, policy=_loop, rng=b).to_data()
-    assert game.kernel_fallbacks == 0
+    # go_on: a playout stopped inside the `then` steps goes on from there
+    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, ERRANDS, "errands"), players, backend="compiled"),
+                            range(120), cut=11, go_on=True)
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):
