@@ -30,7 +30,8 @@ def test_the_small_games_run_in_the_fused_tier(name):
     assert run.__name__ == "FUSED"
 
 
-@pytest.mark.parametrize("name,why", [("valdora", "triggers"), ("freyas-folly", "triggers"),
+@pytest.mark.parametrize("name,why", [("valdora", "items of kinds 'equip', 'order' have sides or a declared face"),
+                                      ("freyas-folly", "variable 'supply' of type map[str, int]"),
                                       ("zavandor", "variable 'gems' of type map[str, int]")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
@@ -183,6 +184,77 @@ def test_follow_up_steps_in_the_fused_tier_match_the_loop(tmp_path, players):
     # go_on: a playout stopped inside the `then` steps goes on from there
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, ERRANDS, "errands"), players, backend="compiled"),
                             range(120), cut=11, go_on=True)
+
+
+# Event triggers: two on one event (in the order declared, one over `each` values), one
+# over two `each` lists where the second reads the first, all behind `when`s that read
+# the event's values; events emitted by an action's effects and by a flow step.
+HARVEST = """
+game: {name: harvest, players: {min: 2, max: 3}}
+variables:
+  grain: {per: player, type: int, initial: 0, min: 0}
+  barns: {per: player, type: int, initial: 0}
+  rounds: {type: int, initial: 0}
+  tithe: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [reap, sell]
+      - effects:
+          - set: "rounds += 1"
+          - emit: season
+            with: {n: "rounds"}
+    while: "rounds < 10"
+actions:
+  reap:
+    params: {amount: "range(1, 4)"}
+    effects:
+      - set: "grain[player] += amount"
+      - if: "grain[player] >= 5"
+        then:
+          - emit: full
+            with: {who: "player", much: "grain[player]"}
+  sell:
+    require: ["grain[player] > 0"]
+    effects: ["grain[player] -= 1", "tithe += 1"]
+triggers:
+  build_barn:
+    on: full
+    when: "much % 2 == 1"
+    effects: ["barns[who] += 1", "grain[who] -= 2"]
+  share:
+    on: full
+    each: {q: "players()"}
+    when: "q != who"
+    effects: ["grain[q] += 1"]
+  feast:
+    on: season
+    each: {q: "players()", k: "range(0, q + 1)"}
+    when: "n % 3 == 0 and k == 0"
+    effects: ["tithe += q + 1"]
+scoring:
+  score: "grain[player] + 3 * barns[player] + tithe"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_event_triggers_in_the_fused_tier_match_the_loop(tmp_path, players):
+    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, HARVEST, "harvest"), players, backend="compiled"),
+                            range(120), cut=9)
+
+
+@pytest.mark.parametrize("change,why", [
+    (("effects: [\"tithe += q + 1\"]", "effects: [\"tithe += q + 1\"]\n  again:\n    on: full\n    effects:\n"
+      "      - emit: full\n        with: {who: 0, much: 2}"), "the event 'full' is emitted inside its own triggers"),
+    (("    on: season\n    each: {q: \"players()\", k: \"range(0, q + 1)\"}\n    when: \"n % 3 == 0 and k == 0\"",
+      "    each: {q: \"players()\", k: \"range(0, q + 1)\"}\n    when: \"tithe > 999 and k == 0\""),
+     "trigger 'feast' runs on a condition, not on an event"),
+])
+def test_triggers_the_tier_does_not_take_keep_the_kernel(tmp_path, change, why):
+    game = load_game(write_ruleset(tmp_path, HARVEST.replace(*change), "harvest-outside"), backend="compiled")
+    assert unsupported(game.rules) == why
+    assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):

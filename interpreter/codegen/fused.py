@@ -106,6 +106,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
         self.temps = 0
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
+        self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -132,8 +133,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             except Unsupported as exc:
                 found.append(str(exc))
                 return None
-        if getattr(rs, "triggers", None):
-            found.append("triggers")
+        for trigger in (getattr(rs, "triggers", None) or {}).values():
+            if trigger.on is None:  # tried after every effect until none runs
+                found.append(f"trigger '{trigger.name}' runs on a condition, not on an event")
         note(self.check_zones)
         if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
             found.append(f"a board of more than {MAX_NODES} nodes")

@@ -194,6 +194,8 @@ class ZonesAndEffects:
                 if self.zones.get(name) != "pzone" or dt != "int":
                     raise Unsupported("a 'pass_zones' of something other than a zone per player")
                 lines += [f"_d = {d}", f"_n = len(z_{name})", f"z_{name}[:] = [z_{name}[(_p - _d) % _n] for _p in range(_n)]"]
+            elif kind == "emit":
+                lines += self.emitted(effect.args["event"], effect.args["with"], env)
             elif kind == "log":
                 text, t = self.expr(effect.args["message"], env)
                 if t not in ("str", "int"):
@@ -202,6 +204,48 @@ class ZonesAndEffects:
             else:
                 raise Unsupported(f"a '{kind}' effect")
         return lines
+
+    def emitted(self, event: str, payload: dict, env) -> list[str]:
+        """An `emit`: the event's triggers written in line, in the order declared
+        (Rules.fire_event), each over its `each` combinations and behind its `when`, with
+        only the event's names and its own bound.  An event emitted again inside its own
+        triggers is left to the kernel (the reference counts how deep that goes)."""
+        if event in self.emitting:
+            raise Unsupported(f"the event '{event}' is emitted inside its own triggers")
+        lines, bound = [], {}
+        for name, value in payload.items():
+            text, t = self.expr(value, env)
+            if t not in ("int", "str", "bool", "item"):
+                raise Unsupported(f"an event's '{name}' that is a {t}")
+            self.temps += 1
+            local = f"_e{self.temps}_{name}"
+            lines.append(f"{local} = {text}")
+            bound[name] = (local, t)
+        self.emitting.append(event)
+        try:
+            for trigger in (self.rs.triggers or {}).values():
+                if trigger.on == event:
+                    lines += self.triggered(trigger, dict(bound))
+        finally:
+            self.emitting.pop()
+        return lines
+
+    def triggered(self, trigger, env) -> list[str]:
+        lines, indent = [], ""
+        for name, domain in trigger.each:  # later lists may read earlier names
+            seq, t = self.expr(domain, env)
+            if not t.startswith("list:"):
+                raise Unsupported(f"trigger '{trigger.name}': an `each` over something other than a list")
+            self.temps += 1
+            local = f"_g{self.temps}_{name}"
+            lines.append(f"{indent}for {local} in tuple({seq}):")
+            indent += "    "
+            env = {**env, name: (local, t[5:])}
+        if trigger.when is not None:
+            lines.append(f"{indent}if {self.truth(trigger.when, env)}:")
+            indent += "    "
+        body = self.effect_block(trigger.effects, env) or ["pass"]
+        return lines + [indent + x for x in body]
 
     def items_value(self, node, env) -> str:
         text, t = self.expr(node, env)
