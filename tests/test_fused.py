@@ -31,8 +31,8 @@ def test_the_small_games_run_in_the_fused_tier(name):
 
 
 @pytest.mark.parametrize("name,why", [("valdora", "items of kinds 'equip', 'order' have sides or a declared face"),
-                                      ("freyas-folly", "variable 'supply' of type map[str, int]"),
-                                      ("zavandor", "variable 'gems' of type map[str, int]")])
+                                      ("freyas-folly", "variable 'supply': a map per player"),
+                                      ("zavandor", "variable 'gems': a map per player")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
     assert unsupported(game.rules) == why
@@ -40,12 +40,12 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     assert run.__name__ == "PLAYOUT"
 
 
-# Outside the tier four times over: a map variable, a list of texts, an action whose
+# Outside the tier four times over: a map per player, a list of texts, an action whose
 # follow-up steps must be possible (`then_required`), and who decides read from a variable.
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
-  stock: {type: "map[str, int]", initial: "{'a': 1}"}
+  stock: {per: player, type: "map[str, int]", initial: "{'a': 1}"}
   names: {type: "list[str]", initial: "[]"}
   coins: {per: player, type: int, initial: 3, min: 0}
   first: {type: int, initial: 0}
@@ -132,12 +132,6 @@ def _fused_matches_the_loop(game, seeds, cut: int, go_on: bool = False):
     assert game.kernel_fallbacks == 0
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_costs_in_the_fused_tier_match_the_loop(tmp_path, players):
-    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, TOLLS, "tolls"), players, backend="compiled"),
-                            range(120), cut=7)
-
-
 # Follow-up steps: an action whose `then` asks its player for more (a counted loop of
 # another decision) and ends with an effects step, both reading the move's player and
 # values; and a turn that has none.
@@ -177,13 +171,6 @@ actions:
 scoring:
   score: "coins[player]"
 """
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_follow_up_steps_in_the_fused_tier_match_the_loop(tmp_path, players):
-    # go_on: a playout stopped inside the `then` steps goes on from there
-    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, ERRANDS, "errands"), players, backend="compiled"),
-                            range(120), cut=11, go_on=True)
 
 
 # Event triggers: two on one event (in the order declared, one over `each` values), one
@@ -238,12 +225,6 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_event_triggers_in_the_fused_tier_match_the_loop(tmp_path, players):
-    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, HARVEST, "harvest"), players, backend="compiled"),
-                            range(120), cut=9)
-
-
 @pytest.mark.parametrize("change,why", [
     (("effects: [\"tithe += q + 1\"]", "effects: [\"tithe += q + 1\"]\n  again:\n    on: full\n    effects:\n"
       "      - emit: full\n        with: {who: 0, much: 2}"), "the event 'full' is emitted inside its own triggers"),
@@ -255,6 +236,59 @@ def test_triggers_the_tier_does_not_take_keep_the_kernel(tmp_path, change, why):
     game = load_game(write_ruleset(tmp_path, HARVEST.replace(*change), "harvest-outside"), backend="compiled")
     assert unsupported(game.rules) == why
     assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
+
+
+# Map variables: entries read, added, changed (clamped), the whole map replaced; a map
+# held in a `let` keeps what it held after the variable is written; keys, values, get,
+# len and `in`.
+PANTRY = """
+game: {name: pantry, players: {min: 2, max: 3}}
+variables:
+  shelf: {type: "map[str, int]", initial: "{'flour': 3, 'salt': 2}", min: 0, max: 9, bounds: clamp}
+  labels: {type: "map[str, str]", initial: "{'flour': 'F'}"}
+  score: {per: player, type: int, initial: 0}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [stock, use, relabel]
+      - effects:
+          - set: "rounds += 1"
+          - if: "rounds == 5"
+            then: ["shelf = {'flour': 1, 'salt': 1}"]
+    while: "rounds < 8"
+actions:
+  stock:
+    params: {good: "['flour', 'salt', 'sugar']"}
+    effects:
+      - if: "good in shelf"
+        then: ["shelf[good] += 4"]
+        else: ["shelf[good] = 1"]
+  use:
+    params: {good: "keys(shelf)"}
+    require: ["shelf[good] > 0"]
+    effects:
+      - let: {before: "shelf"}
+      - set: ["shelf[good] -= 1", "score[player] += before[good] + sum(values(shelf)) % 5 + len(shelf)"]
+  relabel:
+    params: {good: "keys(shelf)"}
+    require: ["len(get(labels, good, '')) < 3"]
+    effects: ["labels[good] = get(labels, good, '') + 'x'"]
+scoring:
+  score: "score[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
+                                            ("pantry", 13, False)])
+def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
+    """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
+    on from there), HARVEST (event triggers) and PANTRY (map variables)."""
+    text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY}[name]
+    _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
+                            range(120), cut=cut, go_on=go_on)
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):

@@ -159,6 +159,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
 
     def var_type(self, decl) -> str:
         t = decl.type
+        if t is not None and t.name == "map" and len(t.args) == 2 and t.args[0].name == "str" and \
+                t.args[1].name in _SCALARS:  # a map held whole: a dict, replaced on every write
+            if decl.per is not None:
+                raise Unsupported(f"variable '{decl.name}': a map per {'player' if decl.per == 'player' else 'key'}")
+            return "gmap:" + t.args[1].name
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -348,6 +353,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
                           "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])",
                           f"for _x in v_{name}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
+            elif t.startswith("gmap:"):  # texts to values; never changed in place, so not copied
+                lines += [f"v_{name} = V[{name!r}]",
+                          f"if type(v_{name}) is not dict or not _fz_only_str.issuperset(map(type, v_{name})) or "
+                          f"not _fz_only_{t[5:]}.issuperset(map(type, v_{name}.values())):", "    raise _KernelStop()"]
             elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
                 lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
                           f"v_{name} = list(V[{name!r}])",
@@ -562,6 +571,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if assign.op != "=":
                 value = self.checked(f"_fz_prop(P, game, {it}, {target.name!r}) {assign.op[0]} {value}")
             return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {target.name!r}, {value}, [])"]
+        if isinstance(target, A.Name) and self.types.get(target.name, "").startswith("gmap:"):
+            return self.map_write(assign, target.name, None, env)
+        if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
+                self.types.get(target.obj.name, "").startswith("gmap:"):
+            return self.map_write(assign, target.obj.name, target.index, env)
         if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS:
             name, where, t = target.name, f"v_{target.name}", self.types[target.name]
             key_check = []
@@ -603,6 +617,30 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if self.types[name].startswith("map:"):
                 lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
         return lines
+
+    def map_write(self, assign, name: str, index, env) -> list[str]:
+        """A write to a map variable, whole or at one key (a key it lacks is added at the end,
+        as store.replace_in adds it): the variable gets a new dict, so a value read from it
+        before keeps what it held."""
+        vt_ = self.types[name][5:]
+        value, vt = self.expr(assign.value, env)
+        if index is None:
+            if assign.op != "=" or vt != f"dict:{vt_}":
+                raise Unsupported(f"a {vt} written into '{name}'")
+            return [f"v_{name} = V[{name!r}] = {value}"]
+        key, kt = self.expr(index, env)
+        if kt != "str":
+            raise Unsupported(f"'{name}' indexed by {kt}")
+        self.temps += 1
+        k = f"_k{self.temps}"
+        if assign.op != "=":
+            if vt_ != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
+                raise Unsupported(f"'{assign.op}' on {vt_}")
+            value = self.checked(f"v_{name}[{k}] {assign.op[0]} {value}")  # a key it lacks: KeyError
+        elif vt != vt_:
+            raise Unsupported(f"a {vt} written into '{name}', a map of {vt_}")
+        return [f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[name], vt_),
+                f"v_{name} = V[{name!r}] = {{**v_{name}, {k}: _v}}"]
 
     def first_passing(self, node, env, into: str):
         """`first([x for x in S if c])` (often behind a definition) as a loop that stops at
@@ -792,6 +830,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 return env[node.name]
             if node.name in self.types and self.types[node.name] in _SCALARS + ("list:int",):
                 return f"v_{node.name}", self.types[node.name]
+            if self.types.get(node.name, "").startswith("gmap:"):
+                return f"v_{node.name}", "dict:" + self.types[node.name][5:]
             if node.name in self.rs.defines and not self.rs.defines[node.name].params:
                 return self.inline(node.name, (), env, depth)
             raise Unsupported(f"the name '{node.name}'")
@@ -883,7 +923,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
             return f"({l} {op} {r})", "bool"
-        if op in ("in", "not in") and rt == f"list:{lt}":
+        if op in ("in", "not in") and (rt == f"list:{lt}" or (lt == "str" and rt.startswith("dict:"))):
             return f"({l} {op} {r})", "bool"
         raise Unsupported(f"'{op}' on {lt} and {rt}")
 
@@ -899,8 +939,16 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return f"{f}({inner})", "bool"
         if f in ("len", "count") and len(args) == 1:
             x, t = e(args[0])
-            if t.startswith("list:"):
+            if t.startswith(("list:", "dict:")) or t == "str":  # as the library counts them
                 return f"len({x})", "int"
+        if f in ("keys", "values") and len(args) == 1:
+            x, t = e(args[0])
+            if t.startswith("dict:"):  # in the map's order, as the library lists them
+                return (f"tuple({x})", "list:str") if f == "keys" else (f"tuple({x}.values())", "list:" + t[5:])
+        if f == "get" and len(args) == 3:
+            (m, mt), (k, kt), (d, dt) = e(args[0]), e(args[1]), e(args[2])
+            if mt.startswith("dict:") and kt == "str" and dt == mt[5:]:
+                return f"{m}.get({k}, {d})", dt
         if f == "sum" and len(args) == 1:
             x, t = e(args[0])
             if t == "list:int":
