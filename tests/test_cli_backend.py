@@ -45,7 +45,7 @@ def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier():
     # What keeps it out of the fused tier, every piece, before the first function.
     note = r.stdout[:r.stdout.index("\ndef ")]
     assert "# Random playouts: `def PLAYOUT` below" in note
-    assert "#   - variable 'gems': a map per player" in note and "#   - variable 'used' of type list[str]" in note
+    assert "#   - variable 'discounts': a list per player" in note and "#   - variable 'used' of type list[str]" in note
     assert "ctx.game.memo.get(('state memo', 'wild_choices')" in r.stdout  # a definition kept by what it reads
 
 

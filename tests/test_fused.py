@@ -31,8 +31,8 @@ def test_the_small_games_run_in_the_fused_tier(name):
 
 
 @pytest.mark.parametrize("name,why", [("valdora", "items of kinds 'equip', 'order' have sides or a declared face"),
-                                      ("freyas-folly", "variable 'supply': a map per player"),
-                                      ("zavandor", "variable 'gems': a map per player")])
+                                      ("freyas-folly", "variable 'mover' of type item[dwarf]"),
+                                      ("zavandor", "variable 'discounts': a list per player")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
     assert unsupported(game.rules) == why
@@ -40,12 +40,12 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     assert run.__name__ == "PLAYOUT"
 
 
-# Outside the tier four times over: a map per player, a list of texts, an action whose
+# Outside the tier four times over: a map of lists, a list of texts, an action whose
 # follow-up steps must be possible (`then_required`), and who decides read from a variable.
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
-  stock: {per: player, type: "map[str, int]", initial: "{'a': 1}"}
+  stock: {type: "map[str, list[int]]", initial: "{'a': [1]}"}
   names: {type: "list[str]", initial: "[]"}
   coins: {per: player, type: int, initial: 3, min: 0}
   first: {type: int, initial: 0}
@@ -238,14 +238,16 @@ def test_triggers_the_tier_does_not_take_keep_the_kernel(tmp_path, change, why):
     assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
 
 
-# Map variables: entries read, added, changed (clamped), the whole map replaced; a map
-# held in a `let` keeps what it held after the variable is written; keys, values, get,
-# len and `in`.
+# Map variables, global, per player and per key: entries read, added, changed (clamped),
+# a whole map replaced; a map held in a `let` keeps what it held after the variable is
+# written; keys, values, get, len and `in`.
 PANTRY = """
 game: {name: pantry, players: {min: 2, max: 3}}
 variables:
   shelf: {type: "map[str, int]", initial: "{'flour': 3, 'salt': 2}", min: 0, max: 9, bounds: clamp}
   labels: {type: "map[str, str]", initial: "{'flour': 'F'}"}
+  bins: {per: player, type: "map[str, int]", initial: "{'flour': 0}", min: 0}
+  stalls: {per: "['n', 's']", type: "map[str, str]", initial: "{'owner': 'none'}"}
   score: {per: player, type: int, initial: 0}
   rounds: {type: int, initial: 0}
 flow:
@@ -265,18 +267,24 @@ actions:
       - if: "good in shelf"
         then: ["shelf[good] += 4"]
         else: ["shelf[good] = 1"]
+      - set: "bins[player][good] = get(bins[player], good, 0) + 1"
   use:
     params: {good: "keys(shelf)"}
     require: ["shelf[good] > 0"]
     effects:
       - let: {before: "shelf"}
       - set: ["shelf[good] -= 1", "score[player] += before[good] + sum(values(shelf)) % 5 + len(shelf)"]
+      - if: "len(bins[player]) > 2"
+        then: ["bins[player] = {'flour': len(stalls['s']['owner'])}"]
   relabel:
     params: {good: "keys(shelf)"}
     require: ["len(get(labels, good, '')) < 3"]
-    effects: ["labels[good] = get(labels, good, '') + 'x'"]
+    effects:
+      - "labels[good] = get(labels, good, '') + 'x'"
+      - "stalls['n']['owner'] = good"
+      - "stalls['s'] = {'owner': get(stalls['n'], 'owner', '?'), 'by': 'x'}"
 scoring:
-  score: "score[player]"
+  score: "score[player] + sum(values(bins[player]))"
 """
 
 

@@ -161,9 +161,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         t = decl.type
         if t is not None and t.name == "map" and len(t.args) == 2 and t.args[0].name == "str" and \
                 t.args[1].name in _SCALARS:  # a map held whole: a dict, replaced on every write
-            if decl.per is not None:
-                raise Unsupported(f"variable '{decl.name}': a map per {'player' if decl.per == 'player' else 'key'}")
-            return "gmap:" + t.args[1].name
+            shape = "gmap:" if decl.per is None else ("pmapd:" if decl.per == "player" else "kmapd:")
+            return shape + t.args[1].name  # held whole, per player (a list of them) or per key (a dict)
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -230,7 +229,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             emit("        " + line)
         emit("    state.pc = pc")
         for name, t in self.types.items():
-            if t == "list:int" or t.startswith("pmap:"):
+            if t == "list:int" or t.startswith(("pmap:", "pmapd:")):
                 emit(f"    V[{name!r}] = tuple(v_{name})")
         for line in self.zone_epilogue():
             emit("    " + line)
@@ -357,6 +356,16 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 lines += [f"v_{name} = V[{name!r}]",
                           f"if type(v_{name}) is not dict or not _fz_only_str.issuperset(map(type, v_{name})) or "
                           f"not _fz_only_{t[5:]}.issuperset(map(type, v_{name}.values())):", "    raise _KernelStop()"]
+            elif t.startswith(("pmapd:", "kmapd:")):  # the outer container is the playout's own
+                per_player = t.startswith("pmapd:")
+                inner = t.split(":", 1)[1]
+                lines += ([f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
+                           "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])"] if per_player else
+                          [f"if type(V[{name!r}]) is not dict:", "    raise _KernelStop()",
+                           f"v_{name} = V[{name!r}] = dict(V[{name!r}])"])
+                lines += [f"for _d in {f'v_{name}' if per_player else f'v_{name}.values()'}:",
+                          "    if type(_d) is not dict or not _fz_only_str.issuperset(map(type, _d)) or "
+                          f"not _fz_only_{inner}.issuperset(map(type, _d.values())):", "        raise _KernelStop()"]
             elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
                 lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
                           f"v_{name} = list(V[{name!r}])",
@@ -573,6 +582,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {target.name!r}, {value}, [])"]
         if isinstance(target, A.Name) and self.types.get(target.name, "").startswith("gmap:"):
             return self.map_write(assign, target.name, None, env)
+        held = self.map_of(target, env, 0)
+        if held is not None:  # m[p] = {...}: one player's (or key's) map whole
+            return self.map_write(assign, held[0], None, env, held[1:])
+        held = self.map_of(target.obj, env, 0) if isinstance(target, A.Index) else None
+        if held is not None:  # m[p][k]: one entry of one player's (or key's) map
+            return self.map_write(assign, held[0], target.index, env, held[1:])
         if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
                 self.types.get(target.obj.name, "").startswith("gmap:"):
             return self.map_write(assign, target.obj.name, target.index, env)
@@ -618,29 +633,55 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
         return lines
 
-    def map_write(self, assign, name: str, index, env) -> list[str]:
-        """A write to a map variable, whole or at one key (a key it lacks is added at the end,
-        as store.replace_in adds it): the variable gets a new dict, so a value read from it
-        before keeps what it held."""
-        vt_ = self.types[name][5:]
+    def map_of(self, node, env, depth):
+        """`m[p]` of a map variable per player, or `m[k]` of one per key: (the variable, the
+        key's text, the values' type), else None."""
+        if not (isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env):
+            return None
+        t = self.types.get(node.obj.name, "")
+        if not t.startswith(("pmapd:", "kmapd:")):
+            return None
+        key, kt = self.expr(node.index, env, depth + 1)
+        if t.startswith("pmapd:"):
+            if kt != "int":
+                raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
+            key = self.natural(key)
+        elif kt not in ("str", "int"):
+            raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
+        return node.obj.name, key, t.split(":", 1)[1]
+
+    def map_write(self, assign, var: str, index, env, held=None) -> list[str]:
+        """A write to a map, whole or at one key (a key it lacks is added at the end, as
+        store.replace_in adds it): the map is replaced by a new dict, so a value read from
+        it before keeps what it held.  The map is variable `var` held whole, or, with
+        `held` (map_of's key text and values' type), the map of one player or key in it."""
+        if held is None:
+            values, place, lines = self.types[var][5:], f"v_{var}", []
+            assigned = f"v_{var} = V[{var!r}]"
+        else:
+            outer, values = held
+            self.temps += 1
+            at = f"_p{self.temps}"  # the player or key, worked out once
+            place = assigned = f"v_{var}[{at}]"
+            lines = [f"{at} = {outer}"]
         value, vt = self.expr(assign.value, env)
         if index is None:
-            if assign.op != "=" or vt != f"dict:{vt_}":
-                raise Unsupported(f"a {vt} written into '{name}'")
-            return [f"v_{name} = V[{name!r}] = {value}"]
+            if assign.op != "=" or vt != f"dict:{values}":
+                raise Unsupported(f"a {vt} written into '{var}'")
+            return [*lines, f"{assigned} = {value}"]
         key, kt = self.expr(index, env)
         if kt != "str":
-            raise Unsupported(f"'{name}' indexed by {kt}")
+            raise Unsupported(f"'{var}' indexed by {kt}")
         self.temps += 1
         k = f"_k{self.temps}"
         if assign.op != "=":
-            if vt_ != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
-                raise Unsupported(f"'{assign.op}' on {vt_}")
-            value = self.checked(f"v_{name}[{k}] {assign.op[0]} {value}")  # a key it lacks: KeyError
-        elif vt != vt_:
-            raise Unsupported(f"a {vt} written into '{name}', a map of {vt_}")
-        return [f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[name], vt_),
-                f"v_{name} = V[{name!r}] = {{**v_{name}, {k}: _v}}"]
+            if values != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
+                raise Unsupported(f"'{assign.op}' on {values}")
+            value = self.checked(f"{place}[{k}] {assign.op[0]} {value}")  # a key it lacks: KeyError
+        elif vt != values:
+            raise Unsupported(f"a {vt} written into '{var}', a map of {values}")
+        return [*lines, f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[var], values),
+                f"{assigned} = {{**{place}, {k}: _v}}"]
 
     def first_passing(self, node, env, into: str):
         """`first([x for x in S if c])` (often behind a definition) as a loop that stops at
@@ -846,6 +887,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 if kt != "int":
                     raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
                 return f"v_{node.obj.name}[{self.natural(key)}]", self.types[node.obj.name][5:]
+            held = self.map_of(node, env, depth)
+            if held is not None:  # a key it lacks: KeyError, the loop reports
+                return f"v_{held[0]}[{held[1]}]", f"dict:{held[2]}"
             obj, ot = e(node.obj)
             index, it = e(node.index)
             if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
