@@ -42,10 +42,10 @@ def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier():
     r = meeple("compile", "zavandor")
     assert r.returncode == 0, r.stderr
     assert "\ndef PLAYOUT(game, state, below, limit, played, drawn):" in r.stdout
-    # What keeps it out of the fused tier, every piece, before the first function.
+    # What keeps it out of the fused tier, before the first function.
     note = r.stdout[:r.stdout.index("\ndef ")]
     assert "# Random playouts: `def PLAYOUT` below" in note
-    assert "#   - variable 'discounts': a list per player" in note and "#   - variable 'used' of type list[str]" in note
+    assert "#   - the field 'cost'" in note  # its declarations are all inside: the first expression that is not
     assert "ctx.game.memo.get(('state memo', 'wild_choices')" in r.stdout  # a definition kept by what it reads
 
 

@@ -23,7 +23,7 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import MAX_STR
+from meeple.dsl.functions import MAX_LIST, MAX_STR
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
@@ -163,6 +163,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 t.args[1].name in _SCALARS:  # a map held whole: a dict, replaced on every write
             shape = "gmap:" if decl.per is None else ("pmapd:" if decl.per == "player" else "kmapd:")
             return shape + t.args[1].name  # held whole, per player (a list of them) or per key (a dict)
+        if t is not None and t.name == "list" and len(t.args) == 1 and t.args[0].name in _SCALARS and \
+                (decl.per == "player" or (decl.per is None and t.args[0].name != "int")):
+            # held whole, as a tuple replaced on every write (global, or one per player)
+            return ("plist:" if decl.per == "player" else "glist:") + t.args[0].name
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -229,7 +233,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             emit("        " + line)
         emit("    state.pc = pc")
         for name, t in self.types.items():
-            if t == "list:int" or t.startswith(("pmap:", "pmapd:")):
+            if t == "list:int" or t.startswith(("pmap:", "pmapd:", "plist:")):
                 emit(f"    V[{name!r}] = tuple(v_{name})")
         for line in self.zone_epilogue():
             emit("    " + line)
@@ -356,6 +360,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 lines += [f"v_{name} = V[{name!r}]",
                           f"if type(v_{name}) is not dict or not _fz_only_str.issuperset(map(type, v_{name})) or "
                           f"not _fz_only_{t[5:]}.issuperset(map(type, v_{name}.values())):", "    raise _KernelStop()"]
+            elif t.startswith("glist:"):
+                lines += [f"v_{name} = V[{name!r}]",
+                          f"if type(v_{name}) is not tuple or not _fz_only_{t[6:]}.issuperset(map(type, v_{name})):",
+                          "    raise _KernelStop()"]
+            elif t.startswith("plist:"):
+                lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
+                          "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])", f"for _l in v_{name}:",
+                          f"    if type(_l) is not tuple or not _fz_only_{t[6:]}.issuperset(map(type, _l)):",
+                          "        raise _KernelStop()"]
             elif t.startswith(("pmapd:", "kmapd:")):  # the outer container is the playout's own
                 per_player = t.startswith("pmapd:")
                 inner = t.split(":", 1)[1]
@@ -582,6 +595,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {target.name!r}, {value}, [])"]
         if isinstance(target, A.Name) and self.types.get(target.name, "").startswith("gmap:"):
             return self.map_write(assign, target.name, None, env)
+        listed = self.list_place(target, env)
+        if listed is not None:
+            return self.list_write(assign, *listed, env)
         held = self.map_of(target, env, 0)
         if held is not None:  # m[p] = {...}: one player's (or key's) map whole
             return self.map_write(assign, held[0], None, env, held[1:])
@@ -632,6 +648,44 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if self.types[name].startswith("map:"):
                 lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
         return lines
+
+    def list_place(self, target, env):
+        """(lines, place, variable, element type, index or None) of a write into a list
+        variable held whole: `xs = …`, `xs[i] = …`, `xs[p] = …` (per player), else None."""
+        index = None
+        if isinstance(target, A.Index) and isinstance(target.obj, A.Index):  # xs[p][i], per player
+            target, index = target.obj, target.index
+        name = target.name if isinstance(target, A.Name) else (
+            target.obj.name if isinstance(target, A.Index) and isinstance(target.obj, A.Name) else None)
+        t = self.types.get(name, "") if name is not None and name not in env else ""
+        if t.startswith("glist:") and index is None:
+            return [], f"v_{name}", name, t[6:], (target.index if isinstance(target, A.Index) else None)
+        if t.startswith("plist:") and isinstance(target, A.Index):
+            key, kt = self.expr(target.index, env)
+            if kt != "int":
+                raise Unsupported(f"'{name}' indexed by {kt}")
+            self.temps += 1
+            at = f"_p{self.temps}"
+            return [f"{at} = {self.natural(key)}"], f"v_{name}[{at}]", name, t[6:], index
+        return None
+
+    def list_write(self, assign, lines, place, name, elem, index, env) -> list[str]:
+        """A list held whole gets a new tuple: a value read from it before keeps what it held
+        (an element written at an index counted from either end, as store.replace_in writes it)."""
+        value, vt = self.expr(assign.value, env)
+        assigned = f"{place} = V[{name!r}]" if place == f"v_{name}" else place
+        if index is None:
+            if assign.op != "=" or vt != f"list:{elem}":
+                raise Unsupported(f"a {vt} written into '{name}'")
+            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+                    f"{assigned} = _v"]
+        key, kt = self.expr(index, env)
+        if kt != "int" or assign.op != "=" or vt != elem:
+            raise Unsupported(f"a write into '{name}'")
+        self.temps += 1
+        k = f"_k{self.temps}"
+        return [*lines, f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[name], elem),
+                f"_l = list({place})", f"_l[{k}] = _v", f"{assigned} = tuple(_l)"]
 
     def map_of(self, node, env, depth):
         """`m[p]` of a map variable per player, or `m[k]` of one per key: (the variable, the
@@ -873,6 +927,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 return f"v_{node.name}", self.types[node.name]
             if self.types.get(node.name, "").startswith("gmap:"):
                 return f"v_{node.name}", "dict:" + self.types[node.name][5:]
+            if self.types.get(node.name, "").startswith("glist:"):
+                return f"v_{node.name}", "list:" + self.types[node.name][6:]
+            if self.types.get(node.name, "").startswith("pmap:"):  # one value per player, as a list
+                return f"tuple(v_{node.name})", "list:" + self.types[node.name][5:]
             if node.name in self.rs.defines and not self.rs.defines[node.name].params:
                 return self.inline(node.name, (), env, depth)
             raise Unsupported(f"the name '{node.name}'")
@@ -890,6 +948,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             held = self.map_of(node, env, depth)
             if held is not None:  # a key it lacks: KeyError, the loop reports
                 return f"v_{held[0]}[{held[1]}]", f"dict:{held[2]}"
+            if isinstance(node.obj, A.Name) and node.obj.name not in env and \
+                    self.types.get(node.obj.name, "").startswith("plist:"):
+                key, kt = e(node.index)
+                if kt != "int":
+                    raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
+                return f"v_{node.obj.name}[{self.natural(key)}]", "list:" + self.types[node.obj.name][6:]
             obj, ot = e(node.obj)
             index, it = e(node.index)
             if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
