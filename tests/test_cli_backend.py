@@ -39,14 +39,20 @@ def test_compile_writes_the_generated_module_to_stdout():
 
 
 def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier():
-    r = meeple("compile", "zavandor")
+    r = meeple("compile", "valdora")
     assert r.returncode == 0, r.stderr
     assert "\ndef PLAYOUT(game, state, below, limit, played, drawn):" in r.stdout
     # What keeps it out of the fused tier, before the first function.
     note = r.stdout[:r.stdout.index("\ndef ")]
     assert "# Random playouts: `def PLAYOUT` below" in note
-    assert "#   - the field 'cost'" in note  # its declarations are all inside: the first expression that is not
+    assert "#   - items of kinds 'equip', 'order' have sides or a declared face" in note
+
+
+def test_compile_shows_the_definitions_the_move_by_move_path_keeps():
+    r = meeple("compile", "zavandor")
+    assert r.returncode == 0, r.stderr
     assert "ctx.game.memo.get(('state memo', 'wild_choices')" in r.stdout  # a definition kept by what it reads
+    assert "\ndef FUSED(game, state, below, limit, played, drawn):" in r.stdout  # and its playouts fused
 
 
 def test_compile_to_a_file_writes_the_same_text(tmp_path):

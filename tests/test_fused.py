@@ -31,8 +31,7 @@ def test_the_small_games_run_in_the_fused_tier(name):
 
 
 @pytest.mark.parametrize("name,why", [("valdora", "items of kinds 'equip', 'order' have sides or a declared face"),
-                                      ("freyas-folly", "variable 'mover' of type item[dwarf]"),
-                                      ("zavandor", "the field 'cost'")])
+                                      ("freyas-folly", "variable 'mover' of type item[dwarf]")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
     assert unsupported(game.rules) == why
@@ -349,6 +348,15 @@ def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path
     game = load_game(write_ruleset(tmp_path, text, "tolls-by-key"), backend="compiled")
     assert "a cost paid from something other than" in unsupported(game.rules)
     assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_zavandor_plays_in_the_fused_tier_as_the_loop_plays_it(players):
+    """A rulebook game in the tier (maps per player, lists, map fields, board attributes,
+    costs, `then` steps, remembered definitions): a few long games, whole and cut."""
+    game = load_game("zavandor", players, backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    _fused_matches_the_loop(game, (40, 81, 125), cut=97)  # cut after 40, 81 and 28 moves
 
 
 @pytest.mark.parametrize("name", INSIDE)

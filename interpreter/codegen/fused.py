@@ -53,6 +53,8 @@ _PY = {"int": "int", "str": "str", "bool": "bool"}
 # called once per playout through the real implementation.  name -> result type.
 _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int"}
 # Library functions called through the real implementation each time: name -> result type.
+# Library functions of ints alone that read nothing else: name -> how many arguments.
+_ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int"}
 
@@ -107,6 +109,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.temps = 0
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
+        self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -212,6 +215,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.consts.clear()
         self.indexes.clear()
         self.sites.clear()
+        self.def_memos.clear()
         self.witnesses.clear()
         self.ends = ends = self.end_checks()
         # Every point is written before the prologue, which defines the constants they use.
@@ -242,7 +246,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
-                       _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal)
+                       _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
+                       _fz_sized=_sized, _fz_memo=_remembered)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -385,10 +390,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
-        if self.consts or self.sites:
+        if self.consts or self.sites or self.def_memos:
             lines.append("M = game.memo")
         for (func, shape), site in self.sites.items():
             lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
+        for name, memo in self.def_memos.items():
+            lines.append(f"{memo} = M.setdefault({('fused-define', name)!r}, {{}})")
         for (func, args), const in self.consts.items():
             key = ("fused", func, args)
             lines += [f"{const} = M.get({key!r})", f"if {const} is None:",
@@ -672,7 +679,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
     def list_write(self, assign, lines, place, name, elem, index, env) -> list[str]:
         """A list held whole gets a new tuple: a value read from it before keeps what it held
         (an element written at an index counted from either end, as store.replace_in writes it)."""
-        value, vt = self.expr(assign.value, env)
+        if isinstance(assign.value, A.ListLit) and not assign.value.items and index is None:
+            value, vt = "()", f"list:{elem}"  # `[]`: of the variable's type
+        else:
+            value, vt = self.expr(assign.value, env)
         assigned = f"{place} = V[{name!r}]" if place == f"v_{name}" else place
         if index is None:
             if assign.op != "=" or vt != f"list:{elem}":
@@ -970,6 +980,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return f"o_{node.name}", t
         if isinstance(node, A.Member):
             obj, ot = e(node.obj)
+            if ot.startswith("dict:"):  # `m.key` is `m['key']`; a key it lacks: KeyError, the loop reports
+                return f"{obj}[{node.name!r}]", ot[5:]
             if ot != "item":
                 raise Unsupported(f"'.{node.name}' of a {ot}")
             if node.name in ("id", "kind"):
@@ -992,7 +1004,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if isinstance(node, A.Binary):
             return self.binary(node, e)
         if isinstance(node, A.Cond):
-            (c, ct), (a, at), (b, bt) = e(node.test), e(node.then), e(node.orelse)
+            c, ct = e(node.test)
+            (a, at), (b, bt) = self.either(node.then, node.orelse, env, depth)
             if ct != "bool" or at != bt:
                 raise Unsupported("a conditional of mixed types")
             return f"({a} if {c} else {b})", at
@@ -1001,10 +1014,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if isinstance(node, A.ListLit):
             items = [e(x) for x in node.items]
             kinds = {t for _, t in items}
-            if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS:
+            if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS + ("item",):
                 raise Unsupported("a list of mixed or no types")
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + kinds.pop()
-        if isinstance(node, (A.ListComp, A.Generator)):
+        if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
             return self.comprehension(node, env, depth)
         if isinstance(node, A.MapLit) and node.entries:
             pairs = [(e(k), e(v)) for k, v in node.entries]
@@ -1041,6 +1054,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return self.inline(f, args, env, depth)
         e = lambda n: self.expr(n, env, depth + 1)  # noqa: E731
         if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Generator):
+            unrolled = self.unrolled(f, args[0], env, depth)
+            if unrolled is not None:
+                return unrolled, "bool"
             inner, t = self.comprehension(args[0], env, depth, generator=True)
             if t != "gen:bool":
                 raise Unsupported(f"{f} over values that are not bool")
@@ -1049,6 +1065,27 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             x, t = e(args[0])
             if t.startswith(("list:", "dict:")) or t == "str":  # as the library counts them
                 return f"len({x})", "int"
+        if f == "attr" and len(args) == 3 and isinstance(args[0], A.Const) and isinstance(args[2], A.Const):
+            t = self.attr_type(args[0].value, args[2].value)
+            node_text, nt = e(args[1])
+            if nt == "str":  # an attribute of one type on every node of the board: kept per node
+                site = self.sites.setdefault(("attr", (repr(args[0].value), None, repr(args[2].value))),
+                                             f"s_{len(self.sites)}")
+                impl = self.module.library_function("attr")
+                return (f"({site}[{node_text}] if {node_text} in {site} else _memo_site({site}, {node_text}, "
+                        f"{impl}(ctx, {args[0].value!r}, {node_text}, {args[2].value!r})))"), t
+        if f == "with_key" and len(args) == 3:
+            (m, mt), (k, kt), (v, vt) = e(args[0]), e(args[1]), e(args[2])
+            if mt == f"dict:{vt}" and kt == "str":
+                return f"_fz_sized({{**{m}, {k}: {v}}})", mt
+        if f == "count_of" and len(args) == 2:
+            (xs, xt), (v, vt) = e(args[0]), e(args[1])
+            if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # one type: Python's equality is the language's
+                return f"{xs}.count({v})", "int"
+        if f == "unique" and len(args) == 1:
+            x, t = e(args[0])
+            if t in ("list:int", "list:str", "list:bool", "list:item"):  # one type: Python's equality is the language's
+                return f"tuple(dict.fromkeys({x}))", t
         if f in ("keys", "values") and len(args) == 1:
             x, t = e(args[0])
             if t.startswith("dict:"):  # in the map's order, as the library lists them
@@ -1155,7 +1192,56 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             call = ", ".join(c if c is not None else next(given) for c in shape)
             impl = self.module.library_function(f)
             return f"({site}.get({key}) or _memo_site({site}, {key}, {impl}(ctx, {call})))", _CALLED[f]
+        if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
+            parts = [e(a) for a in args]
+            if all(t == "int" for _, t in parts):
+                return f"{self.module.library_function(f)}(ctx, {', '.join(x for x, _ in parts)})", "int"
         raise Unsupported(f"the function '{f}'")
+
+    def unrolled(self, f: str, gen, env, depth) -> str | None:
+        """`all(c for x in [k1, k2, …])` over a short list of constants, as `c1 and c2 and …`
+        (`or` for any): the same values, stopping at the same element."""
+        if len(gen.clauses) != 1 or not isinstance(gen.clauses[0], A.For) or len(gen.clauses[0].names) != 1:
+            return None
+        seq = gen.clauses[0].iter
+        while isinstance(seq, A.Name) and seq.name not in env and seq.name in self.rs.defines and \
+                not self.rs.defines[seq.name].params:
+            seq = self.rs.defines[seq.name].expr
+        if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
+                all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
+            return None
+        name = gen.clauses[0].names[0]
+        parts = []
+        for item in seq.items:
+            text, t = self.expr(gen.element, {**env, name: (repr(item.value), type(item.value).__name__)}, depth + 1)
+            if t != "bool":
+                raise Unsupported(f"{f} over values that are not bool")
+            parts.append(f"({text})")
+        return "(" + (" and " if f == "all" else " or ").join(parts) + ")"
+
+    def either(self, one, other, env, depth):
+        """Two values that must have one type; an empty list `[]` takes the other's."""
+        empty = [isinstance(x, A.ListLit) and not x.items for x in (one, other)]
+        if empty[0] != empty[1]:
+            x, t = self.expr(other if empty[0] else one, env, depth + 1)
+            if t.startswith("list:"):
+                return ((("()", t), (x, t)) if empty[0] else ((x, t), ("()", t)))
+        return self.expr(one, env, depth + 1), self.expr(other, env, depth + 1)
+
+    def attr_type(self, board: str, key: str) -> str:
+        """The type of attribute `key` on the nodes of `board`: the same one on every node
+        (a scalar, or a map from texts to one scalar), else the tier does not read it."""
+        graph = self.rules.boards.get(board)
+        found = set()
+        for _, data in (graph.nodes(data=True) if graph is not None else ()):
+            v = data.get(key)
+            if type(v) is dict and all(type(k) is str for k in v) and len({type(x) for x in v.values()}) == 1:
+                found.add("dict:" + type(next(iter(v.values()))).__name__)
+            else:
+                found.add(type(v).__name__)
+        if len(found) != 1 or next(iter(found)) not in _SCALARS + ("dict:int", "dict:str", "dict:bool"):
+            raise Unsupported(f"the attribute '{key}' of board '{board}'")
+        return found.pop()
 
     def inline(self, name, args, env, depth) -> tuple[str, str]:
         """A definition's body in place of its call, its parameters bound to the arguments'
@@ -1163,15 +1249,97 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         d = self.rs.defines[name]
         if len(args) != len(d.params):
             raise Unsupported(f"'{name}' called with {len(args)} arguments")
-        inner = {p: self.expr(a, env, depth + 1) for p, a in zip(d.params, args)}
-        inner = {p: (f"({x})", t) for p, (x, t) in inner.items()}
+        inner = {}
+        for p, a in zip(d.params, args):
+            x, t = self.expr(a, env, depth + 1)
+            if ":=" in x:  # the body may put it where Python forbids `:=` (a comprehension's iterable)
+                self.in_iterable += 1
+                try:
+                    x, t = self.expr(a, env, depth + 1)
+                finally:
+                    self.in_iterable -= 1
+            inner[p] = (f"({x})", t)
+        # An argument that is more than a name or a constant is worked out once, first, as
+        # the reference works out a call's arguments (where Python allows `:=`).
+        bound = []
+        if not self.in_iterable:
+            for p, (x, t) in list(inner.items()):
+                if not _plain(x):
+                    self.temps += 1
+                    bound.append(f"(_a{self.temps} := {x})")
+                    inner[p] = (f"_a{self.temps}", t)
         # Names of the caller's comprehension variables stay visible to nothing in the body.
-        return self.expr(d.expr, {k: v for k, v in env.items() if k == "player"} | inner, depth + 1)
+        scope = {k: v for k, v in env.items() if k == "player"} | inner
+        key = self.remembered_by(name, scope)
+        body, t = self.expr(d.expr, scope, depth + 1)
+        if key is not None:
+            memo = self.def_memos.setdefault(name, f"md_{len(self.def_memos)}")
+            body = f"_fz_memo({memo}, ({''.join(k + ', ' for k in key)}), lambda: {body})"
+        return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
+
+    def remembered_by(self, name: str, scope: dict) -> list[str] | None:
+        """What a definition's value depends on, as the parts of a key it is remembered by
+        within the game, when remembering pays and is sound; else None.  It pays for a
+        definition that walks a list; it is sound when the value depends only on its
+        arguments (and the player), the game, and variables of plain values (zones and
+        item properties change in place here, so a definition reading them is worked out
+        each time).  Every part is a value, not an identity: a map is keyed by its entries."""
+        seen, todo, reads = {name}, [name], set()
+        walks = False
+        while todo:
+            d = self.rs.defines[todo.pop()]
+            for n in _walk(d.expr):
+                walks = walks or isinstance(n, (A.ListComp, A.MapComp, A.Generator))
+                if isinstance(n, A.Member) and n.name not in ("id", "kind") and \
+                        any(n.name in k.props for k in self.rs.components.values()):
+                    return None  # an item property
+                if isinstance(n, A.Call) and n.func in self.rs.defines and n.func not in seen:
+                    seen.add(n.func)
+                    todo.append(n.func)
+                if isinstance(n, A.Name) and n.name not in d.params:
+                    if n.name in self.rs.zones:
+                        return None
+                    if n.name in self.rs.variables:
+                        reads.add(n.name)
+                    elif n.name in self.rs.defines and n.name not in seen:
+                        seen.add(n.name)
+                        todo.append(n.name)
+        if not walks:
+            return None
+        parts = []
+        for pname, (text, t) in scope.items():
+            part = _key_part(text, t)
+            if part is None:
+                return None
+            parts.append(part)
+        for var in sorted(reads):
+            t = self.types.get(var, "")
+            part = _key_part(f"v_{var}", {"pmap:": "list:", "gmap:": "dict:"}.get(t[:5], "") + t[5:]
+                             if t.startswith(("pmap:", "gmap:")) else t)
+            if part is None:
+                return None
+            parts.append(part)
+        return parts
 
     def comprehension(self, node, env, depth, generator: bool = False) -> tuple[str, str]:
+        inner, clauses = self.clauses(node.clauses, env, depth)
+        if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
+            key, kt = self.expr(node.key, inner, depth + 1)
+            value, vt = self.expr(node.value, inner, depth + 1)
+            if kt != "str" or vt not in _SCALARS:
+                raise Unsupported(f"a map of {kt} to {vt}")
+            return f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", f"dict:{vt}"
+        element, et = self.expr(node.element, inner, depth + 1)
+        body = f"{element} {' '.join(clauses)}"
+        if generator:
+            return body, f"gen:{et}"
+        return f"[{body}]", f"list:{et}"
+
+    def clauses(self, given, env, depth) -> tuple[dict, list[str]]:
+        """A comprehension's `for` and `if` clauses as Python's, and the names they bind."""
         inner = dict(env)
         clauses = []
-        for clause in node.clauses:
+        for clause in given:
             if isinstance(clause, A.For):
                 if len(clause.names) != 1:
                     raise Unsupported("a loop over pairs")
@@ -1188,11 +1356,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 clauses.append(f"for {local} in {seq}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
-        element, et = self.expr(node.element, inner, depth + 1)
-        body = f"{element} {' '.join(clauses)}"
-        if generator:
-            return body, f"gen:{et}"
-        return f"[{body}]", f"list:{et}"
+        return inner, clauses
 
     def checked(self, text: str) -> str:
         """An int result within the language's range (past it the reference reports)."""
@@ -1215,6 +1379,45 @@ class _Paid:
 
     def __init__(self, target, amount):
         self.target, self.value = target, amount
+
+
+def _plain(text: str) -> bool:
+    """Whether an argument's text is a name or a constant, cheap to write more than once."""
+    inner = text.strip("()")
+    return inner.isidentifier() or inner.lstrip("-").isdigit() or (
+        len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"" and inner.count(inner[0]) == 2)
+
+
+def _key_part(text: str, t: str) -> str | None:
+    """A value as part of a memo key: itself when plain, else a tuple of what it holds."""
+    if t in ("int", "str", "bool", "item"):
+        return text
+    if t in ("list:int", "list:str", "list:bool", "list:item"):
+        return f"tuple({text})"
+    if t in ("dict:int", "dict:str", "dict:bool"):
+        return f"tuple({text}.items())"
+    return None
+
+
+def _remembered(memo: dict, key, work):
+    """A definition's value for `key`, worked out once (`work()`); a memo past its size
+    starts again."""
+    value = memo.get(key, _MISSING)
+    if value is _MISSING:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        value = memo[key] = work()
+    return value
+
+
+_MEMO_SIZE = 100_000
+
+
+def _sized(m: dict) -> dict:
+    """A map made by a comprehension, within the language's longest list (check_list)."""
+    if len(m) > MAX_LIST:
+        raise KernelStop()
+    return m
 
 
 def _memo_site(site: dict, key, value):

@@ -58,8 +58,13 @@ class ZonesAndEffects:
                 raise Unsupported(f"'{name}' is a property")
             t = kind.fields.get(name)
             if t is not None:
-                types.add(getattr(t, "name", None))
-        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool"):
+                args = getattr(t, "args", ())
+                if getattr(t, "name", None) == "map" and len(args) == 2 and args[0].name == "str" and \
+                        args[1].name in ("int", "str", "bool"):  # printed once: never written
+                    types.add("dict:" + args[1].name)
+                else:
+                    types.add(getattr(t, "name", None))
+        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool", "dict:int", "dict:str", "dict:bool"):
             raise Unsupported(f"the field '{name}'")
         return types.pop()
 
@@ -194,6 +199,8 @@ class ZonesAndEffects:
                 if self.zones.get(name) != "pzone" or dt != "int":
                     raise Unsupported("a 'pass_zones' of something other than a zone per player")
                 lines += [f"_d = {d}", f"_n = len(z_{name})", f"z_{name}[:] = [z_{name}[(_p - _d) % _n] for _p in range(_n)]"]
+            elif kind == "reveal":
+                lines += self.revealed(effect.args, env)
             elif kind == "emit":
                 lines += self.emitted(effect.args["event"], effect.args["with"], env)
             elif kind == "log":
@@ -204,6 +211,17 @@ class ZonesAndEffects:
             else:
                 raise Unsupported(f"a '{kind}' effect")
         return lines
+
+    def revealed(self, a, env) -> list[str]:
+        """`reveal`: the players added to each item's `seen_by`, kept sorted (effects.e_reveal)."""
+        items = self.items_value(a["items"], env)
+        who, wt = self.expr(a["to"], env)
+        if wt not in ("int", "list:int"):
+            raise Unsupported(f"revealing to a {wt}")
+        return [f"_its = {items}", f"_who = {'(' + who + ',)' if wt == 'int' else who}",
+                "if not all(0 <= _q < ctx.player_count for _q in _who):", "    raise _KernelStop()",
+                "for _it in _its:", "    _pp = P.get(_it.id) or {}",
+                "    P[_it.id] = {**_pp, 'seen_by': tuple(sorted(set(_pp.get('seen_by', ())) | set(_who)))}"]
 
     def emitted(self, event: str, payload: dict, env) -> list[str]:
         """An `emit`: the event's triggers written in line, in the order declared
