@@ -56,7 +56,7 @@ _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int
 # Library functions of ints alone that read nothing else: name -> how many arguments.
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
-           "counterclockwise": "list:int"}
+           "counterclockwise": "list:int", "within": "list:str"}
 
 
 def unsupported(rules) -> str | None:
@@ -110,6 +110,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
+        self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -728,7 +729,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             at = f"_p{self.temps}"  # the player or key, worked out once
             place = assigned = f"v_{var}[{at}]"
             lines = [f"{at} = {outer}"]
-        value, vt = self.expr(assign.value, env)
+        if index is None and isinstance(assign.value, A.MapLit) and not assign.value.entries:
+            value, vt = "{}", f"dict:{values}"  # `{}`: of the variable's type
+        else:
+            value, vt = self.expr(assign.value, env)
         if index is None:
             if assign.op != "=" or vt != f"dict:{values}":
                 raise Unsupported(f"a {vt} written into '{var}'")
@@ -1019,6 +1023,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + kinds.pop()
         if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
             return self.comprehension(node, env, depth)
+        if isinstance(node, A.MapLit) and node.entries and \
+                all(isinstance(k, A.Const) and isinstance(v, A.Const) for k, v in node.entries):
+            value = {k.value: v.value for k, v in node.entries}
+            kinds = {type(k) for k in value}
+            values = {type(v).__name__ for v in value.values()}
+            if kinds == {str} and len(values) == 1 and next(iter(values)) in _SCALARS:
+                name = self.constant_maps.setdefault(repr(value), f"_fz_map{len(self.constant_maps)}")
+                self.ns[name] = value  # never changed in place: every write makes a new map
+                return name, "dict:" + values.pop()
         if isinstance(node, A.MapLit) and node.entries:
             pairs = [(e(k), e(v)) for k, v in node.entries]
             kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
@@ -1041,6 +1054,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             t = f"_t{self.temps}"
             return f"({t} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
         if op in ("==", "!=") and lt == rt and lt in _SCALARS:
+            return f"({l} {op} {r})", "bool"
+        if op in ("==", "!=") and {lt, rt} <= {"str", "str?"}:  # a missing text (none) equals no text
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
             return f"({l} {op} {r})", "bool"
@@ -1239,6 +1254,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 found.add("dict:" + type(next(iter(v.values()))).__name__)
             else:
                 found.add(type(v).__name__)
+        if found == {"str", "NoneType"}:  # marked on some nodes only: compared, and nothing else
+            return "str?"
         if len(found) != 1 or next(iter(found)) not in _SCALARS + ("dict:int", "dict:str", "dict:bool"):
             raise Unsupported(f"the attribute '{key}' of board '{board}'")
         return found.pop()
@@ -1277,6 +1294,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             body = f"_fz_memo({memo}, ({''.join(k + ', ' for k in key)}), lambda: {body})"
         return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
 
+    def short_constant(self, node) -> bool:
+        """Whether a comprehension walks a list that is the same all game and short (the
+        players, a written list): walking it again costs less than remembering."""
+        while isinstance(node, A.Name) and node.name in self.rs.defines and not self.rs.defines[node.name].params:
+            node = self.rs.defines[node.name].expr
+        if isinstance(node, A.ListLit):
+            return len(node.items) <= 8 and all(isinstance(x, A.Const) for x in node.items)
+        return isinstance(node, A.Call) and node.func == "players" and not node.args
+
     def remembered_by(self, name: str, scope: dict) -> list[str] | None:
         """What a definition's value depends on, as the parts of a key it is remembered by
         within the game, when remembering pays and is sound; else None.  It pays for a
@@ -1289,7 +1315,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         while todo:
             d = self.rs.defines[todo.pop()]
             for n in _walk(d.expr):
-                walks = walks or isinstance(n, (A.ListComp, A.MapComp, A.Generator))
+                walks = walks or (isinstance(n, (A.ListComp, A.MapComp, A.Generator)) and
+                                  any(isinstance(c, A.For) and not self.short_constant(c.iter) for c in n.clauses))
                 if isinstance(n, A.Member) and n.name not in ("id", "kind") and \
                         any(n.name in k.props for k in self.rs.components.values()):
                     return None  # an item property

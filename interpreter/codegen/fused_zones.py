@@ -43,15 +43,17 @@ class ZonesAndEffects:
                 self.zones[name] = "pzone"
             else:  # one per node or per element of a list: a map
                 self.zones[name] = "kzone"
-        kinds = [kind.name for kind in rs.components.values()
-                 if kind.sides is not None or "face" in kind.props or "seen_by" in kind.props]
+        # Sides say only what a player sees of an item, which a playout never asks; a
+        # declared `face` or `seen_by` has a default of its own, which the tier does not read.
+        kinds = [kind.name for kind in rs.components.values() if "face" in kind.props or "seen_by" in kind.props]
         if kinds:
             which = f"kind '{kinds[0]}'" if len(kinds) == 1 else "kinds " + ", ".join(f"'{k}'" for k in kinds)
-            raise Unsupported(f"items of {which} have sides or a declared face")
+            raise Unsupported(f"items of {which} declare their `face` or `seen_by`")
 
     def field_type(self, name: str) -> str:
-        """The type of a printed field read from an item: the same scalar in every kind
-        that has it, and no kind may have a property of that name."""
+        """The type of a printed field read from an item: the same in every kind that has
+        it (a plain value, or a list or map of them), and no kind may have a property of
+        that name."""
         types = set()
         for kind in self.rs.components.values():
             if name in kind.props:
@@ -62,9 +64,12 @@ class ZonesAndEffects:
                 if getattr(t, "name", None) == "map" and len(args) == 2 and args[0].name == "str" and \
                         args[1].name in ("int", "str", "bool"):  # printed once: never written
                     types.add("dict:" + args[1].name)
+                elif getattr(t, "name", None) == "list" and len(args) == 1 and args[0].name in ("int", "str", "bool"):
+                    types.add("list:" + args[0].name)
                 else:
                     types.add(getattr(t, "name", None))
-        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool", "dict:int", "dict:str", "dict:bool"):
+        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool", "dict:int", "dict:str", "dict:bool",
+                                                          "list:int", "list:str", "list:bool"):
             raise Unsupported(f"the field '{name}'")
         return types.pop()
 
