@@ -1311,10 +1311,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         item properties change in place here, so a definition reading them is worked out
         each time).  Every part is a value, not an identity: a map is keyed by its entries."""
         seen, todo, reads = {name}, [name], set()
-        walks = False
+        walks = names_player = False
         while todo:
             d = self.rs.defines[todo.pop()]
             for n in _walk(d.expr):
+                names_player = names_player or (isinstance(n, A.Name) and n.name == "player")
                 walks = walks or (isinstance(n, (A.ListComp, A.MapComp, A.Generator)) and
                                   any(isinstance(c, A.For) and not self.short_constant(c.iter) for c in n.clauses))
                 if isinstance(n, A.Member) and n.name not in ("id", "kind") and \
@@ -1335,6 +1336,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return None
         parts = []
         for pname, (text, t) in scope.items():
+            if pname == "player" and not names_player and pname not in self.rs.defines[name].params:
+                continue  # the caller's player, which the body never reads
             part = _key_part(text, t)
             if part is None:
                 return None
