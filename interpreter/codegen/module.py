@@ -327,7 +327,7 @@ class GeneratedModule:
     def depth_can_run_out(self) -> bool:
         """Can definitions calling definitions reach MAX_CALL_DEPTH?  Only if one calls
         itself, directly or not, or a chain of them is half that long: in other rulesets
-        the depth is not counted (valdora's playouts +5 %)."""
+        the depth is not counted (a rulebook game's playouts +5 %)."""
         if self._deep is None:
             defines = self.rs.defines
             calls = {name: {n.func for n in A.walk(d.expr) if isinstance(n, A.Call) and n.func in defines}
