@@ -248,7 +248,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
-                       _fz_sized=_sized, _fz_memo=_remembered)
+                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -1291,7 +1291,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         body, t = self.expr(d.expr, scope, depth + 1)
         if key is not None:
             memo = self.def_memos.setdefault(name, f"md_{len(self.def_memos)}")
-            body = f"_fz_memo({memo}, ({''.join(k + ', ' for k in key)}), lambda: {body})"
+            parts = f"({''.join(k + ', ' for k in key)})"
+            if self.in_iterable:  # no `:=` there: the value is worked out by a call when missing
+                body = f"_fz_memo({memo}, {parts}, lambda: {body})"
+            else:
+                self.temps += 1
+                got, k = f"_mv{self.temps}", f"_mk{self.temps}"
+                body = (f"({got} if ({got} := {memo}.get(({k} := {parts}), _MISSING)) is not _MISSING "
+                        f"else _fz_remember({memo}, {k}, {body}))")
         return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
 
     def short_constant(self, node) -> bool:
@@ -1430,13 +1437,16 @@ def _key_part(text: str, t: str) -> str | None:
 
 
 def _remembered(memo: dict, key, work):
-    """A definition's value for `key`, worked out once (`work()`); a memo past its size
-    starts again."""
+    """A definition's value for `key`, worked out once (`work()`)."""
     value = memo.get(key, _MISSING)
-    if value is _MISSING:
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        value = memo[key] = work()
+    return _remember(memo, key, work()) if value is _MISSING else value
+
+
+def _remember(memo: dict, key, value):
+    """Keep a definition's value; a memo past its size starts again."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
     return value
 
 
