@@ -1219,9 +1219,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if len(gen.clauses) != 1 or not isinstance(gen.clauses[0], A.For) or len(gen.clauses[0].names) != 1:
             return None
         seq = gen.clauses[0].iter
-        while isinstance(seq, A.Name) and seq.name not in env and seq.name in self.rs.defines and \
-                not self.rs.defines[seq.name].params:
-            seq = self.rs.defines[seq.name].expr
+        seq = seq if isinstance(seq, A.Name) and seq.name in env else self.defined_as(seq)
         if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
                 all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
             return None
@@ -1301,11 +1299,17 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                         f"else _fz_remember({memo}, {k}, {body}))")
         return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
 
+    def defined_as(self, node):
+        """The expression a name stands for when it is a definition without parameters
+        (through any chain of them), else the node itself."""
+        while isinstance(node, A.Name) and node.name in self.rs.defines and not self.rs.defines[node.name].params:
+            node = self.rs.defines[node.name].expr
+        return node
+
     def short_constant(self, node) -> bool:
         """Whether a comprehension walks a list that is the same all game and short (the
         players, a written list): walking it again costs less than remembering."""
-        while isinstance(node, A.Name) and node.name in self.rs.defines and not self.rs.defines[node.name].params:
-            node = self.rs.defines[node.name].expr
+        node = self.defined_as(node)
         if isinstance(node, A.ListLit):
             return len(node.items) <= 8 and all(isinstance(x, A.Const) for x in node.items)
         return isinstance(node, A.Call) and node.func == "players" and not node.args
