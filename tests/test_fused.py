@@ -6,6 +6,7 @@ types, a write the declaration refuses)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -328,15 +329,61 @@ scoring:
 """
 
 
+# Parts of a test that no candidate changes, kept once worked out: `spread == 0`, then
+# `10 // spread` (which must not be worked out while spread is 0: the reference never
+# does), and `coins[player] + player_count() > 4`; counts over a few constants written
+# as sums of tests (in a `while`, a requirement's kept part and the score).
+KEPT = """
+game: {name: kept, players: {min: 2, max: 3}}
+variables:
+  coins: {per: player, type: int, initial: 3, min: 0}
+  spread: {type: int, initial: 0}
+  tally: {per: [red, green, blue], type: int, initial: 0}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [take, mark]
+      - effects: ["rounds += 1", "spread = rounds % 3"]
+    while: "rounds < 12 and count(c for c in ['red', 'green', 'blue'] if tally[c] > 2) < 3"
+actions:
+  take:
+    params: {pick: "range(1, 5)"}
+    require: ["spread == 0 or 10 // spread > pick", "coins[player] + player_count() > 4 or pick % 2 == 0"]
+    effects: ["coins[player] += pick % 3"]
+  mark:
+    params: {colour: "['red', 'green', 'blue']"}
+    require: ["len([c for c in ['red', 'green', 'blue'] if tally[c] > 0]) < 2 or tally[colour] > 0"]
+    effects: ["tally[colour] += 1"]
+scoring:
+  score: "coins[player] + count(c for c in ['red', 'green', 'blue'] if tally[c] >= coins[player])"
+"""
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
-                                            ("pantry", 13, False), ("ledger", 10, False)])
+                                            ("pantry", 13, False), ("ledger", 10, False),
+                                            ("kept", 9, False)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
-    on from there), HARVEST (event triggers), PANTRY (map variables) and LEDGER (lists)."""
-    text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER}[name]
+    on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
+    KEPT (parts of tests kept across a listing, counts over constants)."""
+    text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
+            "kept": KEPT}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
+
+
+def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path):
+    """Each is worked out on first use (the playouts above start with spread 0 and never
+    fall back), and kept in a name of its own for the other candidates."""
+    source = load_game(write_ruleset(tmp_path, KEPT, "kept"), 2, backend="compiled").rules.source()
+    fused = source[source.index("def FUSED"):]
+    kept = set(re.findall(r"\((_h\d+) if \1 is not None else \(\1 := ", fused))
+    assert len(kept) == 4  # spread == 0, 10 // spread, coins[player] + player_count() > 4, the count in `mark`
+    assert all(f"{name} = None" in fused for name in kept)
+    assert "len([" not in fused  # every count over the colours is a sum of tests
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):

@@ -36,7 +36,7 @@ from .kernel import KernelStop, _KernelWriter
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
                           prop, take_anywhere)
 
-_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE}  # one successor: followed in line
+_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
                 CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START, RESTORE}
@@ -301,13 +301,21 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
     def chain(self, decision) -> list[str]:
         """After a move, the flow's bookkeeping up to the next decision written out in
         line (`pc = …` left for the dispatch only where the chain stops), so a turn loop
-        costs no trip through the dispatch per step."""
+        costs no trip through the dispatch per step.  Where the decision's actions go on
+        at different points, each point has a chain of its own."""
         if decision.kind == "simultaneous":  # once nobody is pending, on to the next step
             return ["if not state.pending:", *("    " + x for x in self.follow(decision.next, depth=0))]
-        conts = set(decision.cont.values())
-        if len(conts) != 1 or decision.kind != "choose":
+        conts = sorted(set(decision.cont.values()))
+        if decision.kind != "choose":
             return []
-        return self.follow(conts.pop(), depth=0)
+        if len(conts) == 1:
+            return self.follow(conts[0], depth=0)
+        lines = []  # the actions go on at different points (their `then` steps): one chain each
+        for pc in conts:
+            follow = self.follow(pc, depth=0)
+            if follow != [f"pc = {pc}"]:
+                lines += [f"{'elif' if lines else 'if'} pc == {pc}:", *("    " + x for x in follow)]
+        return lines
 
     def follow(self, pc: int, depth: int) -> list[str]:
         point = self.rules.points[pc]
@@ -510,6 +518,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for j in levels[0]:
             lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
             indent += "    "
+        start, outside, looped, kept = len(lines), indent, set(), []  # kept: parts of tests that read no loop variable
         for k, (name, domain, _) in enumerate(decl.params):
             filtered = _filter_of(domain)
             if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
@@ -524,14 +533,18 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             lines.append(f"{indent}for a_{name} in {text}:")
             indent += "    "
             if filtered is not None:
+                looped.add(var)
                 inner = {**env, var: (f"a_{name}", elem)}
                 for cond in conds:
-                    lines.append(f"{indent}if {self.truth(cond, inner)}:")
+                    lines.append(f"{indent}if {self.truth(*self.kept_parts(cond, looped, inner, kept))}:")
                     indent += "    "
+            looped.add(name)
             env = {**env, name: (f"a_{name}", elem)}
             for j in levels[k + 1]:
-                lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
+                test = self.kept_parts(decl.require[j].cond, looped, env, kept)
+                lines.append(f"{indent}if {self.truth(*test)}:")
                 indent += "    "
+        lines[start:start] = [f"{outside}{name} = None" for name in kept]
         for test in self.affordable(decl, env):
             lines.append(f"{indent}if {test}:")
             indent += "    "
@@ -547,6 +560,25 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             item = f"({tag}, {''.join(n + ', ' for n in names)})"
         lines.append(f"{indent}out.append({item})")
         return lines
+
+    def kept_parts(self, cond, looped: set, env: dict, kept: list) -> tuple:
+        """(`cond`, env) with each largest part of the test that reads none of the listing's
+        loop variables, reached through its operators, worked out on first use and kept for
+        the other candidates (the state does not change while moves are listed).  On first
+        use, not before the loops: a part the reference would never work out (an empty
+        loop, a short-circuit) is never worked out here either.  The names that keep them
+        are added to `kept`, to be set to None before the loops."""
+        by = {}
+        for part in _unlooped_parts(cond, looped):
+            text, t = self.expr(part, env)
+            if t not in ("int", "bool", "str", "item") and not t.startswith(("list:", "dict:")):
+                continue  # a type whose values may be None
+            self.temps += 1
+            name = f"_h{self.temps}"
+            kept.append(name)
+            by[id(part)] = A.Name("#" + name, part.span)  # a name no ruleset can write
+            env = {**env, "#" + name: (f"({name} if {name} is not None else ({name} := {text}))", t)}
+        return (_replaced(cond, by) if by else cond), env
 
     def affordable(self, decl, env) -> list[str]:
         """One test per cost, in the order written, as moves.cost_shortfall makes it on a
@@ -1077,6 +1109,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 raise Unsupported(f"{f} over values that are not bool")
             return f"{f}({inner})", "bool"
         if f in ("len", "count") and len(args) == 1:
+            counted = self.counted(args[0], env, depth)
+            if counted is not None:
+                return counted, "int"
             x, t = e(args[0])
             if t.startswith(("list:", "dict:")) or t == "str":  # as the library counts them
                 return f"len({x})", "int"
@@ -1216,21 +1251,46 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
     def unrolled(self, f: str, gen, env, depth) -> str | None:
         """`all(c for x in [k1, k2, …])` over a short list of constants, as `c1 and c2 and …`
         (`or` for any): the same values, stopping at the same element."""
-        if len(gen.clauses) != 1 or not isinstance(gen.clauses[0], A.For) or len(gen.clauses[0].names) != 1:
+        if len(gen.clauses) != 1:
             return None
-        seq = gen.clauses[0].iter
-        seq = seq if isinstance(seq, A.Name) and seq.name in env else self.defined_as(seq)
-        if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
-                all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
+        constants = self.few_constants(gen.clauses[0], env)
+        if constants is None:
             return None
-        name = gen.clauses[0].names[0]
         parts = []
-        for item in seq.items:
-            text, t = self.expr(gen.element, {**env, name: (repr(item.value), type(item.value).__name__)}, depth + 1)
+        for value in constants:
+            text, t = self.expr(gen.element, {**env, **value}, depth + 1)
             if t != "bool":
                 raise Unsupported(f"{f} over values that are not bool")
             parts.append(f"({text})")
         return "(" + (" and " if f == "all" else " or ").join(parts) + ")"
+
+    def counted(self, node, env, depth) -> str | None:
+        """`count(x for x in [k1, k2, …] if c)` (or `len` of that list) over a short list of
+        constants, as `(c1) + (c2) + …`: the elements that pass, without making them."""
+        if not isinstance(node, (A.Generator, A.ListComp)) or not isinstance(node.element, (A.Name, A.Const)) or \
+                not all(isinstance(c, A.If) for c in node.clauses[1:]):
+            return None
+        constants = self.few_constants(node.clauses[0], env)
+        if constants is None or (isinstance(node.element, A.Name) and node.element.name not in constants[0]):
+            return None
+        parts = []
+        for value in constants:
+            tests = [self.truth_in(c.cond, {**env, **value}, depth) for c in node.clauses[1:]]
+            parts.append("(" + " and ".join(tests) + ")" if tests else "1")
+        return "(" + " + ".join(parts) + ")"
+
+    def few_constants(self, clause, env) -> list[dict] | None:
+        """For `for x in [k1, k2, …]` over at most 8 int or str constants (written, or a
+        definition that is; not a name bound in `env`), each element as the binding of `x`;
+        else None."""
+        if not isinstance(clause, A.For) or len(clause.names) != 1:
+            return None
+        seq = clause.iter
+        seq = seq if isinstance(seq, A.Name) and seq.name in env else self.defined_as(seq)
+        if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
+                all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
+            return None
+        return [{clause.names[0]: (repr(x.value), type(x.value).__name__)} for x in seq.items]
 
     def either(self, one, other, env, depth):
         """Two values that must have one type; an empty list `[]` takes the other's."""
@@ -1529,6 +1589,24 @@ def _invariant_reads(element, var: str) -> list:
             visit(child)
     visit(element)
     return found
+
+
+def _unlooped_parts(node, looped: set) -> list:
+    """The largest parts of a test that read no name in `looped`, reached through its
+    operators only (a part inside a call or a comprehension stays where it is), and
+    that are more than a name, a constant or a plain index."""
+    if not {n.name for n in _walk(node) if isinstance(n, A.Name)} & looped:
+        return [] if _cheap(node) else [node]
+    if isinstance(node, (A.BoolOp, A.Binary, A.Unary, A.Cond)):
+        return [part for child in A.iter_children(node) for part in _unlooped_parts(child, looped)]
+    return []
+
+
+def _cheap(node) -> bool:
+    """Read as fast as a kept value would be."""
+    plain = (A.Const, A.Name)
+    return isinstance(node, plain) or (isinstance(node, A.Unary) and isinstance(node.operand, A.Const)) or \
+        (isinstance(node, A.Index) and isinstance(node.obj, plain) and isinstance(node.index, plain))
 
 
 def _replaced(node, by: dict):
