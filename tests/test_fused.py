@@ -332,7 +332,8 @@ scoring:
 # Parts of a test that no candidate changes, kept once worked out: `spread == 0`, then
 # `10 // spread` (which must not be worked out while spread is 0: the reference never
 # does), and `coins[player] + player_count() > 4`; counts over a few constants written
-# as sums of tests (in a `while`, a requirement's kept part and the score).
+# as sums of tests (in a `while`, a requirement's kept part and the score); an end rule
+# that reads only `tally`, which the round's effects do not write.
 KEPT = """
 game: {name: kept, players: {min: 2, max: 3}}
 variables:
@@ -356,6 +357,9 @@ actions:
     params: {colour: "['red', 'green', 'blue']"}
     require: ["len([c for c in ['red', 'green', 'blue'] if tally[c] > 0]) < 2 or tally[colour] > 0"]
     effects: ["tally[colour] += 1"]
+end:
+  - when: "tally['red'] + tally['green'] > 5"
+    reason: "tallied"
 scoring:
   score: "coins[player] + count(c for c in ['red', 'green', 'blue'] if tally[c] >= coins[player])"
 """
@@ -384,6 +388,16 @@ def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path)
     assert len(kept) == 4  # spread == 0, 10 // spread, coins[player] + player_count() > 4, the count in `mark`
     assert all(f"{name} = None" in fused for name in kept)
     assert "len([" not in fused  # every count over the colours is a sum of tests
+
+
+def test_an_end_rule_is_tested_only_after_blocks_that_write_what_it_reads(tmp_path):
+    """KEPT's end rule reads `tally`: it is tested after a move (`mark` writes it) and not
+    after the round's effects (`rounds`, `spread`); the playouts above end where the
+    loop's do."""
+    source = load_game(write_ruleset(tmp_path, KEPT, "kept"), 2, backend="compiled").rules.source()
+    fused = source[source.index("def FUSED"):]
+    assert fused.count("state.end_reason = 'tallied'") == 1
+    assert fused.count("v_rounds = V['rounds'] =") >= 1
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):

@@ -29,6 +29,7 @@ from ..context import COST_LIMIT, Ctx
 from .. import rng
 from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
                          LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
+from ..invariant_deps import constant_members
 from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
@@ -119,7 +120,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             raise Unsupported(found[0])
         self.locals = self.local_types()
         # Writing every decision and end rule once finds what the expression writer does not know.
-        self.ends = self.end_checks()
+        self.end_checks()
         for p in self.rules.points:
             if p.code == DECIDE:
                 self.decide(p)
@@ -218,10 +219,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.sites.clear()
         self.def_memos.clear()
         self.witnesses.clear()
-        self.ends = ends = self.end_checks()
+        self.end_checks()
         # Every point is written before the prologue, which defines the constants they use.
-        bodies = {p.id: self.decide(p) + ends + self.chain(p) if p.code == DECIDE else self.point(p)
-                  for p in self.rules.points}
+        bodies = {p.id: self.decide(p) + self.ends_after(self.decision_writes(p)) + self.chain(p)
+                  if p.code == DECIDE else self.point(p) for p in self.rules.points}
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
@@ -273,7 +274,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return [f"pc = {p.next} if {self.truth(p.source, env)} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
-            return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}", *self.ends]
+            return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}",
+                    *self.ends_after(self.effect_writes(p.source))]
         text, t = self.expr(p.source, env)
         if p.code == CHANCE and t.startswith("list:"):
             # interpreter/rng.py's `below`, written out: SplitMix64 draws until one is under
@@ -456,7 +458,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if p.kind == "choose":
                 if action.then:  # its `then` steps read the move's player and values as the flow's locals
                     saved = ("player", *names)
-                    body += [f"L[{p.var!r}] = tuple((n, L[n]) if n in L else (n,) for n in {saved!r})",
+                    kept = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in saved)
+                    body += [f"L[{p.var!r}] = ({kept})",
                              "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names)]
                 body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
@@ -516,7 +519,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         env = {"player": ("p", "int")}
         lines, indent = [], ""
         for j in levels[0]:
-            lines.append(f"{indent}if {self.truth(decl.require[j].cond, env)}:")
+            lines += self.test_lines(indent, decl.require[j].cond, env)
             indent += "    "
         start, outside, looped, kept = len(lines), indent, set(), []  # kept: parts of tests that read no loop variable
         for k, (name, domain, _) in enumerate(decl.params):
@@ -536,13 +539,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 looped.add(var)
                 inner = {**env, var: (f"a_{name}", elem)}
                 for cond in conds:
-                    lines.append(f"{indent}if {self.truth(*self.kept_parts(cond, looped, inner, kept))}:")
+                    lines += self.test_lines(indent, *self.kept_parts(cond, looped, inner, kept))
                     indent += "    "
             looped.add(name)
             env = {**env, name: (f"a_{name}", elem)}
             for j in levels[k + 1]:
-                test = self.kept_parts(decl.require[j].cond, looped, env, kept)
-                lines.append(f"{indent}if {self.truth(*test)}:")
+                lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, looped, env, kept))
                 indent += "    "
         lines[start:start] = [f"{outside}{name} = None" for name in kept]
         for test in self.affordable(decl, env):
@@ -560,6 +562,40 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             item = f"({tag}, {''.join(n + ', ' for n in names)})"
         lines.append(f"{indent}out.append({item})")
         return lines
+
+    def test_lines(self, indent: str, cond, env) -> list[str]:
+        """`if cond:` (its body to follow, one level in).  A test with `any`/`all` in it is
+        written as statements first (`condition`): loops run faster than generators."""
+        if not self.has_quantifier(cond, set(env)):
+            return [f"{indent}if {self.truth(cond, env)}:"]
+        self.temps += 1
+        flag = f"_r{self.temps}"
+        return [indent + x for x in self.condition(cond, env, flag, 0)] + [f"{indent}if {flag}:"]
+
+    def has_quantifier(self, node, bound: set, depth: int = 0) -> bool:
+        """Whether `condition` writes `node` with a loop (an `any`/`all` it reaches through
+        `and`, `or` and definitions)."""
+        if depth > 40:
+            return False
+        if isinstance(node, A.BoolOp):
+            return self.has_quantifier(node.left, bound, depth + 1) or self.has_quantifier(node.right, bound, depth + 1)
+        if not isinstance(node, (A.Name, A.Call)):
+            return False
+        name, args = (node.name, ()) if isinstance(node, A.Name) else (node.func, node.args)
+        if name not in bound and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
+            d = self.rs.defines[name]
+            return self.has_quantifier(d.expr, {"player", *d.params}, depth + 1)
+        return self.looped_quantifier(node, bound)
+
+    def looped_quantifier(self, node, bound) -> bool:
+        """`any(…)`/`all(…)` over a generator that `quantifier` writes as loops (one over a
+        short list of constants stays an expression: `unrolled`)."""
+        if not (isinstance(node, A.Call) and node.func in ("any", "all") and len(node.args) == 1
+                and isinstance(node.args[0], A.Generator) and isinstance(node.args[0].clauses[0], A.For)
+                and len(node.args[0].clauses[0].names) == 1):
+            return False
+        gen = node.args[0]
+        return len(gen.clauses) > 1 or self.few_constants(gen.clauses[0], bound) is None
 
     def kept_parts(self, cond, looped: set, env: dict, kept: list) -> tuple:
         """(`cond`, env) with each largest part of the test that reads none of the listing's
@@ -824,12 +860,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         return lines
 
     def end_checks(self) -> list[str]:
-        lines = []
+        """Every end rule's test, in order; each rule's lines and what it reads are kept in
+        `end_rules` for `ends_after`."""
+        self.end_rules = []
         for rule in self.rs.end:
             reason = rule.reason or "an end condition was met"
             self.temps += 1
             flag = f"_e{self.temps}"
-            lines += self.incremental(rule.when, flag) or self.witnessed(rule.when, flag) or \
+            lines = self.incremental(rule.when, flag) or self.witnessed(rule.when, flag) or \
                 self.condition(rule.when, {}, flag, 0)
             if rule.after == "now":
                 lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
@@ -837,7 +875,79 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 reason = rule.reason or f"an end condition was met; the {rule.after} is finished"
                 lines += [f"if {flag} and state.ending is None:", f"    state.ending = {rule.after!r}",
                           f"    state.end_reason = {reason!r}"]
-        return lines
+            self.end_rules.append((self.state_read(rule.when), lines))
+        return [line for _, lines in self.end_rules for line in lines]
+
+    def ends_after(self, writes: set | None) -> list[str]:
+        """The end rules' tests after a block that writes `writes` (None: it may write
+        anything).  A rule that reads only variables, zones and item properties the block
+        does not write is left out: it was tested after whatever last wrote them, and its
+        answer has not changed (had it held at once, the game would be over)."""
+        return [line for reads, lines in self.end_rules if writes is None or reads is None or reads & writes
+                for line in lines]
+
+    def state_read(self, expr) -> set | None:
+        """The variables and zones `expr` reads (`#props` for item properties), through
+        definitions; None when it reads any other name (a flow local may change between
+        blocks)."""
+        constant, found, seen = constant_members(self.rs), set(), set()
+        todo = [(expr, frozenset())]
+        while todo:
+            node, params = todo.pop()
+            for n in A.walk(node):
+                if isinstance(n, A.Member) and n.name not in constant:
+                    found.add("#props")
+                called = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
+                if called in self.rs.defines and called not in params and called not in seen:
+                    seen.add(called)
+                    todo.append((self.rs.defines[called].expr, frozenset(self.rs.defines[called].params)))
+            for name in A.names_read(node) - params - {"options"}:
+                if name in self.rs.variables or name in self.rs.zones:
+                    found.add(name)
+                elif name not in self.rs.defines:
+                    return None
+        return found
+
+    def decision_writes(self, p) -> set | None:
+        """What a move at decision `p` may write: its costs' variables and its effects'."""
+        found = set()
+        for name in p.actions:
+            action = self.rs.actions[name]
+            writes = self.effect_writes(action.effects)
+            if writes is None:
+                return None
+            found |= writes | {_root(target) for target, _, _ in action.cost}
+        return None if None in found else found
+
+    def effect_writes(self, effects, depth: int = 0) -> set | None:
+        """The variables, zones and `#props` that a block of effects may write, with the
+        triggers of the events it emits; None for an effect not foreseen here."""
+        found: set = set()
+        for effect in effects:
+            kind, args = effect.kind, effect.args
+            if kind == "set":
+                found |= {_root(a.target) for a in args["assignments"]}
+                found |= {"#props" for a in args["assignments"] if _in_member(a.target)}
+                parts = []
+            elif kind in ("let", "log"):
+                parts = []
+            elif kind == "if":
+                parts = [args["then"], args["else"]]
+            elif kind == "for":
+                parts = [args["do"]]
+            elif kind == "emit" and depth < 8:
+                parts = [t.effects for t in self.rs.triggers.values() if t.on == args["event"]]
+            elif kind in ("move", "shuffle", "deal", "flip", "pass_zones", "reveal"):
+                found |= set(self.rs.zones) | {"#props"}
+                parts = []
+            else:
+                return None
+            for part in parts:
+                writes = self.effect_writes(part, depth + 1)
+                if writes is None:
+                    return None
+                found |= writes
+        return None if None in found else found
 
     def witnessed(self, node, flag: str) -> list[str] | None:
         """`all(test(e) for e in S)`: the element that made it false last time is tested
@@ -912,26 +1022,27 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             args = () if isinstance(node, A.Name) else node.args
             if name not in env and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
                 d = self.rs.defines[name]
-                bound = {p: self.expr(a, env, depth + 1) for p, a in zip(d.params, args)}
-                inner = {k: v for k, v in env.items() if k == "player"} | {p: (f"({x})", t) for p, (x, t) in bound.items()}
-                return self.condition(d.expr, inner, flag, depth + 1)
-            if isinstance(node, A.Call) and node.func in ("any", "all") and len(node.args) == 1 \
-                    and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) >= 1 \
-                    and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1:
+                inner, before = {k: v for k, v in env.items() if k == "player"}, []
+                for param, arg in zip(d.params, args):  # worked out once, before the body, as the reference does
+                    x, t = self.expr(arg, env, depth + 1)
+                    if not _plain(x):
+                        self.temps += 1
+                        before.append(f"_a{self.temps} = {x}")
+                        x = f"_a{self.temps}"
+                    inner[param] = (x, t)
+                return before + self.condition(d.expr, inner, flag, depth + 1)
+            if self.looped_quantifier(node, env):
                 return self.quantifier(node.func, node.args[0], env, flag, depth)
         return [f"{flag} = {self.truth_in(node, env, depth)}"]
 
     def quantifier(self, func: str, gen, env, flag: str, depth: int) -> list[str]:
-        first, rest = gen.clauses[0], gen.clauses[1:]
-        if any(isinstance(c, A.For) for c in rest):
+        """`any`/`all` over a generator as loops (one per `for` clause, an `if` per filter)
+        that stop at the decisive element, leaving its answer in `flag`."""
+        if any(isinstance(c, A.For) and len(c.names) != 1 for c in gen.clauses):
             return [f"{flag} = {self.truth_in(A.Call(func, (gen,), gen.span, gen.span), env, depth)}"]
-        seq, t = self.expr(first.iter, env, depth + 1)
-        if not t.startswith("list:"):
-            raise Unsupported("a loop over something other than a list")
-        self.temps += 1
-        local, inner_flag = f"c{self.temps}_{first.names[0]}", f"_q{self.temps}"
+        looped = {c.names[0] for c in gen.clauses if isinstance(c, A.For)}
         hoisted, element, before = {}, gen.element, []
-        for sub in _invariant_reads(gen.element, first.names[0]):  # the same for every element: read once
+        for sub in _invariant_reads(gen.element, looped):  # the same for every element: read once
             text, st = self.expr(sub, env, depth + 1)
             self.temps += 1
             name = f"_h{self.temps}"
@@ -940,14 +1051,32 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             env = {**env, "#" + name: (name, st)}
         if hoisted:
             element = _replaced(gen.element, hoisted)
-            gen = A.Generator(element, gen.clauses, gen.span)
-        inner = {**env, first.names[0]: (local, t[5:])}
-        body = [f"if not ({self.truth_in(c.cond, inner, depth)}):" + "\n    continue" for c in rest]
-        body = [line for b in body for line in b.split("\n")]
-        body += self.condition(gen.element, inner, inner_flag, depth + 1)
-        decisive = inner_flag if func == "any" else f"not {inner_flag}"
-        body += [f"if {decisive}:", f"    {flag} = {func == 'any'}", "    break"]
-        return before + [f"{flag} = {func != 'any'}", f"for {local} in {seq}:"] + ["    " + x for x in body]
+        self.temps += 1
+        decided = flag if func == "any" else f"not {flag}"
+        loops = self.clause_loops(func, list(gen.clauses), element, env, depth, flag, f"_q{self.temps}", decided)
+        return before + [f"{flag} = {func != 'any'}"] + loops
+
+    def clause_loops(self, func: str, clauses: list, element, env, depth, flag: str, inner: str, decided: str,
+                     nested: bool = False) -> list[str]:
+        """The loops of `quantifier` from `clauses` on; a loop inside another ends the outer
+        one too once the answer is known."""
+        if not clauses:
+            decisive = inner if func == "any" else f"not {inner}"
+            return self.condition(element, env, inner, depth + 1) + \
+                [f"if {decisive}:", f"    {flag} = {func == 'any'}", "    break"]
+        clause, rest = clauses[0], clauses[1:]
+        if isinstance(clause, A.If):
+            body = self.clause_loops(func, rest, element, env, depth, flag, inner, decided, nested)
+            return [f"if {self.truth_in(clause.cond, env, depth)}:", *("    " + x for x in body)]
+        seq, t = self.expr(clause.iter, env, depth + 1)
+        if not t.startswith("list:"):
+            raise Unsupported("a loop over something other than a list")
+        self.temps += 1
+        local = f"c{self.temps}_{clause.names[0]}"
+        inner_env = {**env, clause.names[0]: (local, t[5:])}
+        body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
+        return [f"for {local} in {seq}:", *("    " + x for x in body)] + \
+            ([f"if {decided}:", "    break"] if nested else [])
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, node, env: dict, depth: int = 0) -> tuple[str, str]:
@@ -1573,10 +1702,11 @@ def _one_loop(node, func: str):
     return None
 
 
-def _invariant_reads(element, var: str) -> list:
-    """The largest reads of a variable (`x[k]`) inside `element` that use neither `var`
-    nor a name bound inside `element`: they are the same for every element of the loop."""
-    bound = {var} | {n for c in _walk(element) if isinstance(c, (A.Generator, A.ListComp))
+def _invariant_reads(element, looped: set) -> list:
+    """The largest reads of a variable (`x[k]`) inside `element` that use neither a name
+    in `looped` nor a name bound inside `element`: they are the same for every element
+    of the loops."""
+    bound = set(looped) | {n for c in _walk(element) if isinstance(c, (A.Generator, A.ListComp))
                      for f in c.clauses if isinstance(f, A.For) for n in f.names}
     found = []
 
@@ -1589,6 +1719,22 @@ def _invariant_reads(element, var: str) -> list:
             visit(child)
     visit(element)
     return found
+
+
+def _root(target) -> str | None:
+    """The variable an assignment's target writes (`x`, `x[k]`, `x[k].f`), or None."""
+    while isinstance(target, (A.Index, A.Member)):
+        target = target.obj
+    return target.name if isinstance(target, A.Name) else None
+
+
+def _in_member(target) -> bool:
+    """Whether an assignment's target goes through `.name` (an item's property)."""
+    while isinstance(target, (A.Index, A.Member)):
+        if isinstance(target, A.Member):
+            return True
+        target = target.obj
+    return False
 
 
 def _unlooped_parts(node, looped: set) -> list:
