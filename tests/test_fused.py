@@ -332,8 +332,9 @@ scoring:
 # Parts of a test that no candidate changes, kept once worked out: `spread == 0`, then
 # `10 // spread` (which must not be worked out while spread is 0: the reference never
 # does), and `coins[player] + player_count() > 4`; counts over a few constants written
-# as sums of tests (in a `while`, a requirement's kept part and the score); an end rule
-# that reads only `tally`, which the round's effects do not write.
+# as sums of tests (in a `while`, a requirement's kept part and the score); `reach(a)`,
+# kept for every `b` and shared by b's choices and a requirement; an end rule that reads
+# only `tally`, which the round's effects do not write.
 KEPT = """
 game: {name: kept, players: {min: 2, max: 3}}
 variables:
@@ -345,7 +346,7 @@ flow:
   - loop:
       - turns: "players()"
         do:
-          - choose: [take, mark]
+          - choose: [take, mark, swap]
       - effects: ["rounds += 1", "spread = rounds % 3"]
     while: "rounds < 12 and count(c for c in ['red', 'green', 'blue'] if tally[c] > 2) < 3"
 actions:
@@ -357,6 +358,13 @@ actions:
     params: {colour: "['red', 'green', 'blue']"}
     require: ["len([c for c in ['red', 'green', 'blue'] if tally[c] > 0]) < 2 or tally[colour] > 0"]
     effects: ["tally[colour] += 1"]
+  swap:
+    params: {a: "range(1, 4)", b: "upto(reach(a))"}
+    require: ["reach(a) + b > coins[player] % 5"]
+    effects: ["coins[player] += (a + b) % 2"]
+define:
+  reach: {params: [n], expr: "n + spread * 2"}
+  upto: {params: [n], expr: "range(1, n)"}
 end:
   - when: "tally['red'] + tally['green'] > 5"
     reason: "tallied"
@@ -381,12 +389,19 @@ def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path
 
 def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path):
     """Each is worked out on first use (the playouts above start with spread 0 and never
-    fall back), and kept in a name of its own for the other candidates."""
+    fall back), and kept in a name of its own for the other candidates, until the loop
+    whose variable it reads goes on."""
     source = load_game(write_ruleset(tmp_path, KEPT, "kept"), 2, backend="compiled").rules.source()
     fused = source[source.index("def FUSED"):]
     kept = set(re.findall(r"\((_h\d+) if \1 is not None else \(\1 := ", fused))
-    assert len(kept) == 4  # spread == 0, 10 // spread, coins[player] + player_count() > 4, the count in `mark`
+    # take: spread == 0, 10 // spread, coins[player] + player_count() > 4; mark: the count;
+    # swap: coins[player] % 5, reach(a)
+    assert len(kept) == 6
     assert all(f"{name} = None" in fused for name in kept)
+    # reach(a) is kept inside the loop over `a` (set to None as each `a` begins), and
+    # b's choices and the requirement share it
+    inner = re.search(r"\n( +)for a_a in .*\n\1    (_h\d+) = None\n", fused)
+    assert inner and fused.count(f"({inner.group(2)} if {inner.group(2)} is not None") == 2
     assert "len([" not in fused  # every count over the colours is a sum of tests
 
 

@@ -22,6 +22,8 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 """
 from __future__ import annotations
 
+import dataclasses
+
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import MAX_LIST, MAX_STR
 
@@ -521,32 +523,32 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for j in levels[0]:
             lines += self.test_lines(indent, decl.require[j].cond, env)
             indent += "    "
-        start, outside, looped, kept = len(lines), indent, set(), []  # kept: parts of tests that read no loop variable
+        kept = _Kept(len(lines), indent, [c.cond for c in decl.require] +  # parts of tests kept across loops
+                     [c for _, d, _ in decl.params for c in (_filter_of(d) or (0, 0, []))[2]])
         for k, (name, domain, _) in enumerate(decl.params):
             filtered = _filter_of(domain)
             if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
                 var, seq, conds = filtered
-                text, t = self.expr(seq, env)
+                text, t = self.expr(*self.kept_parts(seq, None, env, kept, k) if k else (seq, env))
             else:
-                text, t = self.expr(domain, env)
+                text, t = self.expr(*self.kept_parts(domain, None, env, kept, k) if k else (domain, env))
             if not t.startswith("list:"):
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
             self.param_types[(decl.name, name)] = elem
             lines.append(f"{indent}for a_{name} in {text}:")
             indent += "    "
+            kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
             if filtered is not None:
-                looped.add(var)
                 inner = {**env, var: (f"a_{name}", elem)}
                 for cond in conds:
-                    lines += self.test_lines(indent, *self.kept_parts(cond, looped, inner, kept))
+                    lines += self.test_lines(indent, *self.kept_parts(cond, k, inner, kept))
                     indent += "    "
-            looped.add(name)
             env = {**env, name: (f"a_{name}", elem)}
             for j in levels[k + 1]:
-                lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, looped, env, kept))
+                lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, k, env, kept))
                 indent += "    "
-        lines[start:start] = [f"{outside}{name} = None" for name in kept]
+        kept.insert_resets(lines)
         for test in self.affordable(decl, env):
             lines.append(f"{indent}if {test}:")
             indent += "    "
@@ -597,24 +599,39 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         gen = node.args[0]
         return len(gen.clauses) > 1 or self.few_constants(gen.clauses[0], bound) is None
 
-    def kept_parts(self, cond, looped: set, env: dict, kept: list) -> tuple:
-        """(`cond`, env) with each largest part of the test that reads none of the listing's
-        loop variables, reached through its operators, worked out on first use and kept for
-        the other candidates (the state does not change while moves are listed).  On first
-        use, not before the loops: a part the reference would never work out (an empty
-        loop, a short-circuit) is never worked out here either.  The names that keep them
-        are added to `kept`, to be set to None before the loops."""
+    def kept_parts(self, node, innermost: int | None, env: dict, kept: "_Kept", choices_of: int = 0) -> tuple:
+        """(`node`, env) with the parts of a test that do not change in the innermost loop
+        around it (`innermost`, the level of that loop) worked out on first use and kept
+        until the loop they do read goes on (the state does not change while moves are
+        listed).  On first use, not before the loops: a part the reference would never
+        work out (an empty loop, a short-circuit) is never worked out here either.  Parts
+        are reached through operators and a definition's arguments; the same part in two
+        places (`item_cost(card)` in a parameter's choices and in a requirement) is kept
+        once.  In the choices of the parameter at level `choices_of` (`innermost` None), a
+        part is kept where it does not change in the loop around them, or where a test
+        inside has it too."""
         by = {}
-        for part in _unlooped_parts(cond, looped):
-            text, t = self.expr(part, env)
-            if t not in ("int", "bool", "str", "item") and not t.startswith(("list:", "dict:")):
-                continue  # a type whose values may be None
-            self.temps += 1
-            name = f"_h{self.temps}"
-            kept.append(name)
-            by[id(part)] = A.Name("#" + name, part.span)  # a name no ruleset can write
-            env = {**env, "#" + name: (f"({name} if {name} is not None else ({name} := {text}))", t)}
-        return (_replaced(cond, by) if by else cond), env
+        if innermost is not None:
+            parts = _kept_candidates(node, kept.level_of, innermost, self.rs.defines)
+        else:
+            parts = [p for child in _operands(node, self.rs.defines)
+                     for p in _kept_candidates(child, kept.level_of, None, self.rs.defines)
+                     if kept.level(p) < choices_of - 1 or _shape(p) in kept.tested]
+        for part in parts:
+            key = (kept.level(part), _shape(part))
+            if key not in kept.shapes:
+                text, t = self.expr(part, env)
+                if t not in ("int", "bool", "str", "item") and not t.startswith(("list:", "dict:")):
+                    kept.shapes[key] = None  # a type whose values may be None
+                    continue
+                self.temps += 1
+                kept.shapes[key] = (f"_h{self.temps}", text, t)
+                kept.names.setdefault(key[0], []).append(f"_h{self.temps}")
+            if kept.shapes[key] is not None:
+                name, text, t = kept.shapes[key]
+                by[id(part)] = A.Name("#" + name, part.span)  # a name no ruleset can write
+                env = {**env, "#" + name: (f"({name} if {name} is not None else ({name} := {text}))", t)}
+        return (_replaced(node, by) if by else node), env
 
     def affordable(self, decl, env) -> list[str]:
         """One test per cost, in the order written, as moves.cost_shortfall makes it on a
@@ -1737,21 +1754,70 @@ def _in_member(target) -> bool:
     return False
 
 
-def _unlooped_parts(node, looped: set) -> list:
-    """The largest parts of a test that read no name in `looped`, reached through its
-    operators only (a part inside a call or a comprehension stays where it is), and
-    that are more than a name, a constant or a plain index."""
-    if not {n.name for n in _walk(node) if isinstance(n, A.Name)} & looped:
+class _Kept:
+    """What a listing keeps (`kept_parts`): the loop level of each parameter, the names
+    that keep parts at each level (-1: before the loops) and where their resets go."""
+
+    def __init__(self, at: int, indent: str, tests: list):
+        self.tested = {_shape(n) for test in tests for n in _walk(test)}  # every part of every test
+        self.level_of: dict[str, int] = {}
+        self.names: dict[int, list[str]] = {}
+        self.shapes: dict = {}  # (level, shape) -> (name, text, type), or None: not kept
+        self.marks = {-1: (at, indent)}
+
+    def loop(self, level: int, names, at: int, indent: str) -> None:
+        """The loop at `level` binds `names`; its body starts at line `at`."""
+        self.level_of.update((n, level) for n in names)
+        self.marks[level] = (at, indent)
+
+    def level(self, node) -> int:
+        """The innermost loop whose names `node` reads (-1: none)."""
+        return max((self.level_of[n.name] for n in _walk(node) if isinstance(n, A.Name) and n.name in self.level_of),
+                   default=-1)
+
+    def insert_resets(self, lines: list) -> None:
+        """Each kept name set to None where its loop's body starts (innermost first, so
+        the earlier places stay where they are)."""
+        for level in sorted(self.names, reverse=True):
+            at, indent = self.marks[level]
+            lines[at:at] = [f"{indent}{name} = None" for name in self.names[level]]
+
+
+def _kept_candidates(node, level_of: dict, innermost: int | None, defines) -> list:
+    """The largest parts of `node` that read no name bound at `innermost` or deeper (any
+    part, for None), reached through operators and the arguments of definitions, that
+    are more than a name, a constant or a plain index."""
+    reads = {n.name for n in _walk(node) if isinstance(n, A.Name)}
+    if innermost is None or all(level_of[n] < innermost for n in reads if n in level_of):
         return [] if _cheap(node) else [node]
+    return [p for child in _operands(node, defines) for p in _kept_candidates(child, level_of, innermost, defines)]
+
+
+def _operands(node, defines) -> list:
+    """What is always worked out before `node` itself: an operator's operands and a
+    definition's arguments (a short-circuit may skip some: the kept part is lazy)."""
     if isinstance(node, (A.BoolOp, A.Binary, A.Unary, A.Cond)):
-        return [part for child in A.iter_children(node) for part in _unlooped_parts(child, looped)]
+        return list(A.iter_children(node))
+    if isinstance(node, A.Call) and node.func in defines:
+        return list(node.args)
     return []
+
+
+def _shape(node):
+    """`node` without its source spans: two places that write the same expression."""
+    if isinstance(node, A.Node):
+        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name)) for f in dataclasses.fields(node)
+                                              if not f.name.endswith("span"))
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    return node
 
 
 def _cheap(node) -> bool:
     """Read as fast as a kept value would be."""
     plain = (A.Const, A.Name)
     return isinstance(node, plain) or (isinstance(node, A.Unary) and isinstance(node.operand, A.Const)) or \
+        (isinstance(node, A.ListLit) and all(isinstance(x, A.Const) for x in node.items)) or \
         (isinstance(node, A.Index) and isinstance(node.obj, plain) and isinstance(node.index, plain))
 
 
