@@ -373,16 +373,56 @@ scoring:
 """
 
 
+# Item properties read in line: one whose default depends on the item (`charge`) and one
+# with a constant default (`mode`), each read both before and after a move writes it, in
+# a parameter's filter, a requirement, effects and the score.
+WORKSHOP = """
+game: {name: workshop, players: {min: 2, max: 3}}
+components:
+  tool:
+    fields: {power: int}
+    generate: {power: {from: 1, to: 6}}
+    id: "T{power}"
+    props:
+      charge: {type: int, initial: "item.power % 3", min: 0, max: 5, bounds: clamp}
+      mode: {type: str, initial: "'idle'", choices: [idle, busy]}
+zones:
+  bench: {kind: row, initial: "items('tool')"}
+variables:
+  score: {per: player, type: int, initial: 0}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [use, tune]
+      - effects: ["rounds += 1"]
+    while: "rounds < 10"
+actions:
+  use:
+    params: {t: "[x for x in bench if x.charge > 0]"}
+    require: ["t.mode == 'idle' or t.charge > 2"]
+    effects: ["t.charge -= 1", "score[player] += t.power", "t.mode = 'busy' if t.mode == 'idle' else 'idle'"]
+  tune:
+    params: {t: "bench"}
+    require: ["t.charge < 5"]
+    effects: ["t.charge += 2"]
+scoring:
+  score: "score[player] + sum(t.charge for t in bench)"
+"""
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
-                                            ("kept", 9, False)])
+                                            ("kept", 9, False), ("workshop", 7, False)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
-    KEPT (parts of tests kept across a listing, counts over constants)."""
+    KEPT (parts of tests kept across a listing, counts over constants) and WORKSHOP (item
+    properties)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
-            "kept": KEPT}[name]
+            "kept": KEPT, "workshop": WORKSHOP}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 

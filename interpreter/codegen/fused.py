@@ -37,7 +37,7 @@ from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
-                          prop, take_anywhere)
+                          prop, prop_default, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -113,6 +113,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
+        self.prop_defaults: dict[str, str] = {}  # item property -> the local keeping defaults by item id
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
 
     # -- what is inside the tier ----------------------------------------------------------
@@ -220,6 +221,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.indexes.clear()
         self.sites.clear()
         self.def_memos.clear()
+        self.prop_defaults.clear()
         self.witnesses.clear()
         self.end_checks()
         # Every point is written before the prologue, which defines the constants they use.
@@ -249,7 +251,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
-        self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
+        self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
@@ -273,6 +275,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return super().point(p)
         env = self.flow_env()
         if p.code == BRANCH:
+            if self.has_quantifier(p.source, set(env)):  # written as loops first, as a listing's tests are
+                self.temps += 1
+                flag = f"_b{self.temps}"
+                return self.condition(p.source, env, flag, 0) + [f"pc = {p.next} if {flag} else {p.alt}"]
             return [f"pc = {p.next} if {self.truth(p.source, env)} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
@@ -336,13 +342,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if point.code in _STRAIGHT:
             assert lines[-1] == f"pc = {point.next}"
             return lines[:-1] + self.follow(point.next, depth + 1)
-        test = lines[0]  # "pc = A if COND else B"
+        *before, test = lines  # "pc = A if COND else B", after the statements COND needs
         head, _, rest = test.partition(" if ")
         cond, _, _ = rest.rpartition(" else ")
-        if len(lines) != 1 or head != f"pc = {point.next}" or not rest.endswith(f" else {point.alt}"):
+        if head != f"pc = {point.next}" or not rest.endswith(f" else {point.alt}") or \
+                any(x.lstrip().startswith("pc =") for x in before):
             return lines
-        return [f"if {cond}:", *("    " + x for x in self.follow(point.next, depth + 1)),
-                "else:", *("    " + x for x in self.follow(point.alt, depth + 1))]
+        return before + [f"if {cond}:", *("    " + x for x in self.follow(point.next, depth + 1)),
+                         "else:", *("    " + x for x in self.follow(point.alt, depth + 1))]
 
     def turn_step(self, test) -> tuple[list[str], int] | None:
         """A loop's test, the binding of its variable and the step of its index (a
@@ -403,8 +410,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
-        if self.consts or self.sites or self.def_memos:
+        if self.consts or self.sites or self.def_memos or self.prop_defaults:
             lines.append("M = game.memo")
+        for name, kept in self.prop_defaults.items():
+            lines.append(f"{kept} = M.setdefault({('fused-prop-default', name)!r}, {{}})")
         for (func, shape), site in self.sites.items():
             lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
         for name, memo in self.def_memos.items():
@@ -1169,7 +1178,13 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if node.name in ("id", "kind"):
                 return f"{obj}.{node.name}", "str"
             if any(node.name in k.props for k in self.rs.components.values()):
-                return f"_fz_prop(P, game, {obj}, {node.name!r})", self.prop_type(node.name)
+                if self.in_iterable or not _plain(obj):
+                    return f"_fz_prop(P, game, {obj}, {node.name!r})", self.prop_type(node.name)
+                # in line: the value the state holds, else the item's default (kept by id)
+                kept, n = self.prop_defaults.setdefault(node.name, f"pd_{len(self.prop_defaults)}"), node.name
+                return (f"(_pr[{n!r}] if (_pr := P.get(_pi := {obj}.id)) is not None and {n!r} in _pr else "
+                        f"({kept}[_pi] if _pi in {kept} else _fz_prop_default({kept}, game, {obj}, {n!r})))"), \
+                    self.prop_type(node.name)
             return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
             x, t = e(node.operand)

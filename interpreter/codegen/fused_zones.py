@@ -473,6 +473,16 @@ def prop(P, game, item, name):
     return pp[name] if pp is not None and name in pp else game.prop_default(item, name)
 
 
+def prop_default(kept: dict, game, item, name):
+    """An item's property that the state does not hold: its default, checked as `prop`
+    checks it, and kept by the item's id for the playout's later reads (a default reads
+    only the item and the game)."""
+    if type(item) is not Item or game.rules.prop_decl(item.kind, name) is None:
+        raise KernelStop()
+    value = kept[item.id] = game.prop_default(item, name)
+    return value
+
+
 def _zone_name(place) -> str:
     """The zone a place (`zone` or `zone[key]`) names; `place` checked its shape."""
     return place.obj.name if isinstance(place, A.Index) else place.name
