@@ -23,6 +23,7 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import MAX_LIST, MAX_STR
@@ -233,6 +234,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
+                     "_bits = below.__self__.getrandbits if getattr(below, '__func__', None) is _fz_randbelow else None",
                      "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
         emit("    while True:")
@@ -251,7 +253,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
-        self.ns.update(_fz_FACES=FACES, _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
+        self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
@@ -453,7 +455,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         else:
             lines = [*self.decider(p), "out = []", *listing, *(["out.append((-1,))"] if p.allow_pass else []),
                      "if not out:", f"    pc = {p.next}", "    continue"]
-        lines += ["if played >= limit:", "    break", "i = below(len(out))", "drawn.append(i)", "m = out[i]",
+        lines += ["if played >= limit:", "    break", *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
         for tag, action in enumerate(actions):
@@ -508,11 +510,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                      "        out.append((p, _seq))", "        n += len(_seq)",
                      "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
                      "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
-                     "i = below(n)", "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
+                     *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
                      f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)", "_org_seq, _org_i = _seq, i"]
         else:
             lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
-                     "if played >= limit:", "    break", "i = below(len(_seq))", "drawn.append(i)",
+                     "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)",
                      f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
@@ -1751,6 +1753,13 @@ def _invariant_reads(element, looped: set) -> list:
             visit(child)
     visit(element)
     return found
+
+
+def _drawn(count: str) -> list[str]:
+    """`i = below(count)`: where `below` is a `random.Random`'s own `_randbelow`, its
+    steps written in line (the same calls of `getrandbits`, so the same index)."""
+    return [f"_n = {count}", "if _bits is not None:", "    _k = _n.bit_length()", "    i = _bits(_k)",
+            "    while i >= _n:", "        i = _bits(_k)", "else:", "    i = below(_n)"]
 
 
 def _root(target) -> str | None:
