@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import load_game
+from meeple.interpreter.context import RuleError
 from meeple.interpreter.codegen.fused import unsupported
 
 from ruleset_support import playout_errors, write_ruleset
@@ -512,6 +513,25 @@ def test_a_state_whose_values_break_their_types_is_left_to_the_loop():
     loop = game.playout(state, policy=_loop, rng=random.Random(2))
     assert game.kernel_fallbacks == 1
     assert fast.to_data() == loop.to_data()
+
+
+def test_a_variable_outside_its_declared_bounds_is_left_to_the_loop():
+    """The writer leaves out the range check of sums whose operands' declared bounds keep
+    them small (valdora's `silver[player] - 1`, silver being 0..6); the bounds are proven
+    on entry, so a state that breaks them is played by the loop."""
+    game = load_game("valdora", 3, backend="compiled")
+    fused = game.rules.source()
+    assert "_v = (v_silver[" in fused and "max(v_silver) > 6" in fused
+    state = game.new_state(4)
+    state.vars["silver"] = (9, *state.vars["silver"][1:])  # more than the declared 6
+    outcomes = []
+    for policy in (None, _loop):  # both play on until a write meets the bound, and report it alike
+        try:
+            outcomes.append(game.playout(state, policy=policy, rng=random.Random(3), max_moves=40).to_data())
+        except RuleError as error:
+            outcomes.append((error.code, str(error)))
+    assert game.kernel_fallbacks == 1
+    assert outcomes[0] == outcomes[1]
 
 
 REFUSED_WRITE = """

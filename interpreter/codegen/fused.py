@@ -115,6 +115,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
         self.prop_defaults: dict[str, str] = {}  # item property -> the local keeping defaults by item id
+        self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
 
     # -- what is inside the tier ----------------------------------------------------------
@@ -412,6 +413,11 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
+        for name in sorted(self.ranged):  # the bounds int_range relied on hold on entry (writes keep them)
+            lo, hi = self.var_range(name)
+            t = self.types[name]
+            values = f"(v_{name},)" if t == "int" else f"v_{name}.values()" if t.startswith("map:") else f"v_{name}"
+            lines += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
         if self.consts or self.sites or self.def_memos or self.prop_defaults:
             lines.append("M = game.memo")
         for name, kept in self.prop_defaults.items():
@@ -737,7 +743,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if assign.op != "=":
             if t != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
                 raise Unsupported(f"'{assign.op}' on {t}")
-            value = self.checked(f"{where} {assign.op[0]} {value}")
+            held = self.var_range(name) if self.types[name] in _RANGED else None
+            grown = _combined(assign.op[0], held, self.int_range(assign.value, env))
+            value = f"({where} {assign.op[0]} {value})" if _within_limit(grown) else \
+                self.checked(f"{where} {assign.op[0]} {value}")
         elif vt != t:
             raise Unsupported(f"a {vt} written into '{name}', a {t}")
         lines = [*key_check, f"_v = {value}"]
@@ -1193,7 +1202,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if node.op == "not" and t == "bool":
                 return f"(not {x})", "bool"
             if node.op == "-" and t == "int":
-                return self.checked(f"-{x}"), "int"
+                return (f"(-{x})" if _within_limit(self.int_range(node.operand, env)) else self.checked(f"-{x}")), "int"
             raise Unsupported(f"'{node.op}' on {t}")
         if isinstance(node, A.BoolOp):
             (l, lt), (r, rt) = e(node.left), e(node.right)
@@ -1201,7 +1210,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 raise Unsupported(f"'{node.op}' on {lt} and {rt}")
             return f"({l} {node.op} {r})", "bool"
         if isinstance(node, A.Binary):
-            return self.binary(node, e)
+            return self.binary(node, e, env)
         if isinstance(node, A.Cond):
             c, ct = e(node.test)
             (a, at), (b, bt) = self.either(node.then, node.orelse, env, depth)
@@ -1235,10 +1244,12 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", "dict:" + values.pop()
         raise Unsupported(f"the expression {type(node).__name__}")
 
-    def binary(self, node, e) -> tuple[str, str]:
+    def binary(self, node, e, env) -> tuple[str, str]:
         (l, lt), (r, rt) = e(node.left), e(node.right)
         op = node.op
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
+            if _within_limit(self.int_range(node, env)):
+                return f"({l} {op} {r})", "int"
             return self.checked(f"{l} {op} {r}"), "int"
         if op == "+" and lt == rt and lt.startswith("list:"):
             return f"[*{l}, *{r}]", lt
@@ -1622,6 +1633,39 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
 
+    def int_range(self, node, env) -> tuple[int, int] | None:
+        """Bounds on the int `node` can hold, where they follow from constants, variables
+        with declared bounds and lengths (`_within_limit` then needs no check of the
+        language's range); None where they do not."""
+        if isinstance(node, A.Const):
+            return (node.value, node.value) if type(node.value) is int else None
+        if isinstance(node, A.Name) and node.name not in env and self.types.get(node.name) == "int":
+            return self.var_range(node.name)
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env and \
+                self.types.get(node.obj.name) in _RANGED:
+            return self.var_range(node.obj.name)
+        if isinstance(node, A.Call) and node.func in ("len", "count") and len(node.args) == 1 and \
+                not (node.func in env or node.func in self.rs.defines):
+            return (0, _LONGEST)
+        if isinstance(node, A.Call) and node.func == "player_count" and not node.args and node.func not in self.rs.defines:
+            return (0, _LONGEST)
+        if isinstance(node, A.Unary) and node.op == "-":
+            inner = self.int_range(node.operand, env)
+            return None if inner is None else (-inner[1], -inner[0])
+        if isinstance(node, A.Binary):
+            return _combined(node.op, self.int_range(node.left, env), self.int_range(node.right, env))
+        if isinstance(node, A.Cond):
+            one, other = self.int_range(node.then, env), self.int_range(node.orelse, env)
+            return None if one is None or other is None else (min(one[0], other[0]), max(one[1], other[1]))
+        return None
+
+    def var_range(self, name: str) -> tuple[int, int]:
+        """An int variable's declared bounds (the language's range where none is declared),
+        proven on entry (`prologue`) and kept by every write's checks."""
+        decl = self.rs.variables[name]
+        self.ranged.add(name)
+        return (-LIMIT if decl.min is None else decl.min, LIMIT if decl.max is None else decl.max)
+
     def checked(self, text: str) -> str:
         """An int result within the language's range (past it the reference reports)."""
         if self.in_iterable:
@@ -1753,6 +1797,31 @@ def _invariant_reads(element, looped: set) -> list:
             visit(child)
     visit(element)
     return found
+
+
+_RANGED = ("int", "pmap:int", "map:int")  # variables whose declared bounds `int_range` reads
+_LONGEST = 1 << 40  # more than any list or text in memory holds
+
+
+def _combined(op: str, left, right) -> tuple[int, int] | None:
+    """Bounds on `left op right` from the operands' bounds (None: not known)."""
+    if left is None or right is None:
+        return None
+    (a, b), (c, d) = left, right
+    if op == "+":
+        return (a + c, b + d)
+    if op == "-":
+        return (a - d, b - c)
+    if op == "*":
+        products = (a * c, a * d, b * c, b * d)
+        return (min(products), max(products))
+    if op in ("//", "%") and c == d and c > 0:  # by a positive constant
+        return (a // c, b // c) if op == "//" else (-(c - 1), c - 1)
+    return None
+
+
+def _within_limit(bounds) -> bool:
+    return bounds is not None and -LIMIT <= bounds[0] and bounds[1] <= LIMIT
 
 
 def _drawn(count: str) -> list[str]:
