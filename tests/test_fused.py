@@ -334,8 +334,9 @@ scoring:
 # `10 // spread` (which must not be worked out while spread is 0: the reference never
 # does), and `coins[player] + player_count() > 4`; counts over a few constants written
 # as sums of tests (in a `while`, a requirement's kept part and the score); `reach(a)`,
-# kept for every `b` and shared by b's choices and a requirement; an end rule that reads
-# only `tally`, which the round's effects do not write.
+# kept for every `b` and shared by b's choices and a requirement; `upto(reach(2))`, the
+# choices of two actions, kept once for the decision; an end rule that reads only
+# `tally`, which the round's effects do not write.
 KEPT = """
 game: {name: kept, players: {min: 2, max: 3}}
 variables:
@@ -347,7 +348,7 @@ flow:
   - loop:
       - turns: "players()"
         do:
-          - choose: [take, mark, swap]
+          - choose: [take, mark, swap, trade]
       - effects: ["rounds += 1", "spread = rounds % 3"]
     while: "rounds < 12 and count(c for c in ['red', 'green', 'blue'] if tally[c] > 2) < 3"
 actions:
@@ -360,9 +361,13 @@ actions:
     require: ["len([c for c in ['red', 'green', 'blue'] if tally[c] > 0]) < 2 or tally[colour] > 0"]
     effects: ["tally[colour] += 1"]
   swap:
-    params: {a: "range(1, 4)", b: "upto(reach(a))"}
+    params: {a: "upto(reach(2))", b: "upto(reach(a))"}
     require: ["reach(a) + b > coins[player] % 5"]
     effects: ["coins[player] += (a + b) % 2"]
+  trade:
+    params: {c: "upto(reach(2))"}
+    require: ["c % 3 != rounds % 3"]
+    effects: ["coins[player] += c % 2"]
 define:
   reach: {params: [n], expr: "n + spread * 2"}
   upto: {params: [n], expr: "range(1, n)"}
@@ -436,9 +441,11 @@ def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path)
     fused = source[source.index("def FUSED"):]
     kept = set(re.findall(r"\((_h\d+) if \1 is not None else \(\1 := ", fused))
     # take: spread == 0, 10 // spread, coins[player] + player_count() > 4; mark: the count;
-    # swap: coins[player] % 5, reach(a)
-    assert len(kept) == 6
-    assert all(f"{name} = None" in fused for name in kept)
+    # swap: coins[player] % 5, reach(a); swap and trade: upto(reach(2)), kept once for both
+    assert len(kept) == 7
+    assert all(fused.count(f"{name} = None") == 1 for name in kept)
+    shared = re.findall(r"for a_[ac] in \((_h\d+) if ", fused)
+    assert len(shared) == 2 and shared[0] == shared[1]
     # reach(a) is kept inside the loop over `a` (set to None as each `a` begins), and
     # b's choices and the requirement share it
     inner = re.search(r"\n( +)for a_a in .*\n\1    (_h\d+) = None\n", fused)

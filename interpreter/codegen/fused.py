@@ -22,6 +22,7 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import random
 
@@ -447,9 +448,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         plain = None if p.allow_pass else self.plain_choice(actions)
         if plain is not None:
             return self.pick_directly(p, actions[0], *plain)
-        listing = []
+        listing, kept = [], _Kept(actions)  # parts kept while the moves are listed (kept_parts)
         for tag, action in enumerate(actions):
-            listing += self.listing(action, None if single else tag, together)
+            listing += self.listing(action, None if single else tag, kept, together)
+        listing = [f"{name} = None" for name in kept.names.get(-1, ())] + listing
         if together:
             lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
                      "out = []", "for p in pending:", *("    " + x for x in listing),
@@ -530,7 +532,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             lines.append(f"pc = {p.cont[action.name]}")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
 
-    def listing(self, action, tag: int, with_player: bool = False) -> list[str]:
+    def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False) -> list[str]:
         """Nested loops over the parameters' choices, each requirement tested as soon as
         the parameters it reads are bound (the reference's order of moves)."""
         decl = action
@@ -540,15 +542,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         for j in levels[0]:
             lines += self.test_lines(indent, decl.require[j].cond, env)
             indent += "    "
-        kept = _Kept(len(lines), indent, [c.cond for c in decl.require] +  # parts of tests kept across loops
-                     [c for _, d, _ in decl.params for c in (_filter_of(d) or (0, 0, []))[2]])
+        kept.begin_listing()
         for k, (name, domain, _) in enumerate(decl.params):
             filtered = _filter_of(domain)
             if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
                 var, seq, conds = filtered
-                text, t = self.expr(*self.kept_parts(seq, None, env, kept, k) if k else (seq, env))
+                text, t = self.expr(*self.kept_parts(seq, None, env, kept, k))
             else:
-                text, t = self.expr(*self.kept_parts(domain, None, env, kept, k) if k else (domain, env))
+                text, t = self.expr(*self.kept_parts(domain, None, env, kept, k))
             if not t.startswith("list:"):
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
@@ -624,16 +625,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         work out (an empty loop, a short-circuit) is never worked out here either.  Parts
         are reached through operators and a definition's arguments; the same part in two
         places (`item_cost(card)` in a parameter's choices and in a requirement) is kept
-        once.  In the choices of the parameter at level `choices_of` (`innermost` None), a
-        part is kept where it does not change in the loop around them, or where a test
-        inside has it too."""
+        once, and a part that reads no parameter once for all the decision's actions.  In
+        the choices of the parameter at level `choices_of` (`innermost` None), the choices
+        or a part of them is kept where it does not change in the loop around them, or
+        where it is written elsewhere in the decision too."""
         by = {}
         if innermost is not None:
             parts = _kept_candidates(node, kept.level_of, innermost, self.rs.defines)
         else:
-            parts = [p for child in _operands(node, self.rs.defines)
-                     for p in _kept_candidates(child, kept.level_of, None, self.rs.defines)
-                     if kept.level(p) < choices_of - 1 or _shape(p) in kept.tested]
+            parts = kept.choice_parts(node, choices_of - 1, self.rs.defines)
         for part in parts:
             key = (kept.level(part), _shape(part))
             if key not in kept.shapes:
@@ -1848,15 +1848,23 @@ def _in_member(target) -> bool:
 
 
 class _Kept:
-    """What a listing keeps (`kept_parts`): the loop level of each parameter, the names
-    that keep parts at each level (-1: before the loops) and where their resets go."""
+    """What a decision's listings keep (`kept_parts`): the loop level of each parameter of
+    the listing being written, the names that keep parts at each level (-1: before the
+    loops, shared by the decision's actions) and where their resets go."""
 
-    def __init__(self, at: int, indent: str, tests: list):
-        self.tested = {_shape(n) for test in tests for n in _walk(test)}  # every part of every test
-        self.level_of: dict[str, int] = {}
+    def __init__(self, actions):
+        tests = [node for a in actions for node in
+                 [c.cond for c in a.require] + [d for _, d, _ in a.params]]
+        self.written = collections.Counter(_shape(n) for test in tests for n in _walk(test))
         self.names: dict[int, list[str]] = {}
         self.shapes: dict = {}  # (level, shape) -> (name, text, type), or None: not kept
-        self.marks = {-1: (at, indent)}
+
+    def begin_listing(self) -> None:
+        """A new action's loops: its levels are its own; what reads none stays."""
+        self.level_of: dict[str, int] = {}
+        self.marks: dict[int, tuple] = {}
+        self.names = {-1: self.names.get(-1, [])}
+        self.shapes = {key: v for key, v in self.shapes.items() if key[0] == -1}
 
     def loop(self, level: int, names, at: int, indent: str) -> None:
         """The loop at `level` binds `names`; its body starts at line `at`."""
@@ -1868,10 +1876,19 @@ class _Kept:
         return max((self.level_of[n.name] for n in _walk(node) if isinstance(n, A.Name) and n.name in self.level_of),
                    default=-1)
 
+    def choice_parts(self, node, around: int, defines) -> list:
+        """The largest parts of a parameter's choices (the whole of them first) that do not
+        change in the loop `around` them, or that are written more than once in the
+        decision, reached through operators and a definition's arguments."""
+        if not _cheap(node) and (self.level(node) < around or self.written[_shape(node)] > 1):
+            return [node]
+        return [p for child in _operands(node, defines) for p in self.choice_parts(child, around, defines)]
+
     def insert_resets(self, lines: list) -> None:
         """Each kept name set to None where its loop's body starts (innermost first, so
-        the earlier places stay where they are)."""
-        for level in sorted(self.names, reverse=True):
+        the earlier places stay where they are); those before the loops are the
+        decision's (`decide`)."""
+        for level in sorted((x for x in self.names if x >= 0), reverse=True):
             at, indent = self.marks[level]
             lines[at:at] = [f"{indent}{name} = None" for name in self.names[level]]
 
