@@ -441,8 +441,9 @@ def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path)
     fused = source[source.index("def FUSED"):]
     kept = set(re.findall(r"\((_h\d+) if \1 is not None else \(\1 := ", fused))
     # take: spread == 0, 10 // spread, coins[player] + player_count() > 4; mark: the count;
-    # swap: coins[player] % 5, reach(a); swap and trade: upto(reach(2)), kept once for both
-    assert len(kept) == 7
+    # swap: coins[player] % 5, reach(a); trade: rounds % 3; swap and trade: upto(reach(2)),
+    # kept once for both
+    assert len(kept) == 8
     assert all(fused.count(f"{name} = None") == 1 for name in kept)
     shared = re.findall(r"for a_[ac] in \((_h\d+) if ", fused)
     assert len(shared) == 2 and shared[0] == shared[1]
