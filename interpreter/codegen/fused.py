@@ -699,10 +699,16 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if ot != "item" or vt != t or (assign.op != "=" and (t != "int" or assign.op not in ("+=", "-=", "*="))):
                 raise Unsupported(f"a write to the property '{target.name}'")
             self.temps += 1
-            it = f"_o{self.temps}"
+            it, name = f"_o{self.temps}", target.name
             if assign.op != "=":
-                value = self.checked(f"_fz_prop(P, game, {it}, {target.name!r}) {assign.op[0]} {value}")
-            return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {target.name!r}, {value}, [])"]
+                value = self.checked(f"{self.prop_read(it, name)} {assign.op[0]} {value}")
+            decls = {k.name: k.props[name] for k in self.rs.components.values() if name in k.props}
+            if len({(d.min, d.max, d.bounds, d.choices) for d in decls.values()}) != 1:
+                return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {name!r}, {value}, [])"]
+            # one declaration for every kind that has the property: its checks written in line
+            return [f"{it} = {obj}", f"_v = {value}", *self.write_checks(next(iter(decls.values())), t),
+                    f"if type({it}) is not _fz_Item or {it}.kind not in {tuple(decls)!r}:", "    raise _KernelStop()",
+                    f"_pw = P.get({it}.id)", f"P[{it}.id] = {{**_pw, {name!r}: _v}} if _pw else {{{name!r}: _v}}"]
         if isinstance(target, A.Name) and self.types.get(target.name, "").startswith("gmap:"):
             return self.map_write(assign, target.name, None, env)
         listed = self.list_place(target, env)
@@ -1191,11 +1197,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if any(node.name in k.props for k in self.rs.components.values()):
                 if self.in_iterable or not _plain(obj):
                     return f"_fz_prop(P, game, {obj}, {node.name!r})", self.prop_type(node.name)
-                # in line: the value the state holds, else the item's default (kept by id)
-                kept, n = self.prop_defaults.setdefault(node.name, f"pd_{len(self.prop_defaults)}"), node.name
-                return (f"(_pr[{n!r}] if (_pr := P.get(_pi := {obj}.id)) is not None and {n!r} in _pr else "
-                        f"({kept}[_pi] if _pi in {kept} else _fz_prop_default({kept}, game, {obj}, {n!r})))"), \
-                    self.prop_type(node.name)
+                return self.prop_read(obj, node.name), self.prop_type(node.name)
             return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
             x, t = e(node.operand)
@@ -1632,6 +1634,13 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
+
+    def prop_read(self, obj: str, name: str) -> str:
+        """An item's property in line (`obj` a name): the value the state holds, else the
+        item's default, kept by the item's id."""
+        kept = self.prop_defaults.setdefault(name, f"pd_{len(self.prop_defaults)}")
+        return (f"(_pr[{name!r}] if (_pr := P.get(_pi := {obj}.id)) is not None and {name!r} in _pr else "
+                f"({kept}[_pi] if _pi in {kept} else _fz_prop_default({kept}, game, {obj}, {name!r})))")
 
     def int_range(self, node, env) -> tuple[int, int] | None:
         """Bounds on the int `node` can hold, where they follow from constants, variables
