@@ -45,14 +45,14 @@ class Point:
 
     __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
                  "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase",
-                 "code", "seq", "index", "player_var", "player_const", "source")
+                 "code", "seq", "index", "player_var", "player_const", "source", "player_source")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
         self.code = CODES[op]
         self.next = self.alt = self.fn = self.player_fn = None
         self.name = self.kind = self.label = self.var = self.turn_var = None
-        self.seq = self.index = self.player_var = self.player_const = self.source = None
+        self.seq = self.index = self.player_var = self.player_const = self.source = self.player_source = None
         self.actions, self.cont, self.then_points = (), {}, {}
         self.allow_pass = False
         self.span = self.rule = None
@@ -166,6 +166,7 @@ class FlowBuilder:
         if kind == "choose":
             if node.args.get("player") is not None:
                 point.player_fn = self.rules.expr(node.args["player"], scope)
+                point.player_source = node.args["player"]
             elif turn_var:
                 point.player_fn = lambda ctx, v=turn_var: ctx.bindings[v]
                 point.player_var = turn_var

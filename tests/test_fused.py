@@ -41,7 +41,8 @@ def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
 
 
 # Outside the tier four times over: a map of lists, a list of lists, an action whose
-# follow-up steps must be possible (`then_required`), and who decides read from a variable.
+# follow-up steps must be possible (`then_required`), and who decides at a simultaneous
+# step read from a variable.
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
@@ -52,7 +53,8 @@ variables:
 flow:
   - loop:
       - choose: [buy]
-        player: first
+      - simultaneous: [rest]
+        players: "[first]"
     while: "coins[0] + coins[1] > 0"
 actions:
   buy:
@@ -418,17 +420,42 @@ scoring:
 """
 
 
+# Who decides at a `choose` read from the state: the baton passes from player to player.
+RELAY = """
+game: {name: relay, players: {min: 2, max: 3}}
+variables:
+  baton: {type: int, initial: 0}
+  laps: {per: player, type: int, initial: 0, max: 40}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - choose: [run, hand_over]
+        player: "baton"
+      - effects: ["rounds += 1"]
+    while: "rounds < 20"
+actions:
+  run:
+    params: {n: "[1, 2]"}
+    effects: ["laps[player] += n"]
+  hand_over:
+    params: {to: "[q for q in players() if q != player]"}
+    effects: ["baton = to"]
+scoring:
+  score: "laps[player]"
+"""
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
-                                            ("kept", 9, False), ("workshop", 7, False)])
+                                            ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
-    KEPT (parts of tests kept across a listing, counts over constants) and WORKSHOP (item
-    properties)."""
+    KEPT (parts of tests kept across a listing, counts over constants), WORKSHOP (item
+    properties) and RELAY (who decides, read from the state)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
-            "kept": KEPT, "workshop": WORKSHOP}[name]
+            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 

@@ -203,13 +203,14 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                     todo += calls.get(n, ())
 
     def check_flow_reads(self) -> None:
-        """Who decides (`player:`, `players:`) runs through the back end's functions on
-        the same state: it must read no variable or zone, since this tier changes them in
-        place.  The flow's other expressions (branches, loop lists, chance) are written here."""
+        """Who decides at a `simultaneous` step (`players:`) runs through the back end's
+        functions on the same state: it must read no variable or zone, since this tier
+        changes them in place.  The flow's other expressions (branches, loop lists, chance,
+        the player of a `choose`) are written here."""
         state_names = set(self.rs.variables) | set(self.rs.defines) | set(self.rs.zones)
         for node in _flow_nodes(self.rs.flow):
             for key, value in node.args.items():
-                if key not in ("player", "players") or node.kind in ("turns", "respond"):  # written here
+                if key not in ("player", "players") or node.kind in ("turns", "respond", "choose"):  # written here
                     continue
                 for expr in _exprs(value):
                     for n in _walk(expr):
@@ -492,6 +493,15 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if together:
             lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+
+    def decider(self, p) -> list[str]:
+        """Who decides: a `choose` step's `player:` written over the tier's locals."""
+        if p.player_source is None:
+            return super().decider(p)
+        text, t = self.expr(p.player_source, self.flow_env())
+        if t != "int":
+            raise Unsupported("a 'player' that is not an int")
+        return [f"p = {text}", "if type(p) is not int or not 0 <= p < ctx.player_count:", "    raise _KernelStop()"]
 
     def plain_choice(self, actions):
         """(parameter, its list's source, element type) when the decision's only action has
