@@ -32,7 +32,7 @@ def test_the_small_games_run_in_the_fused_tier(name):
     assert run.__name__ == "FUSED"
 
 
-@pytest.mark.parametrize("name,why", [("freyas-folly", "variable 'mover' of type item[dwarf]")])
+@pytest.mark.parametrize("name,why", [("freyas-folly", "action 'buy_extra' has `then_required`")])
 def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
     game = load_game(name, backend="compiled")
     assert unsupported(game.rules) == why
@@ -383,7 +383,8 @@ scoring:
 
 # Item properties read in line: one whose default depends on the item (`charge`) and one
 # with a constant default (`mode`), each read both before and after a move writes it, in
-# a parameter's filter, a requirement, effects and the score.
+# a parameter's filter, a requirement, effects and the score; a variable holding an item
+# (none at first), written by a move and compared in a requirement.
 WORKSHOP = """
 game: {name: workshop, players: {min: 2, max: 3}}
 components:
@@ -399,6 +400,7 @@ zones:
 variables:
   score: {per: player, type: int, initial: 0}
   rounds: {type: int, initial: 0}
+  last: {type: "item[tool]", initial: "none"}
 flow:
   - loop:
       - turns: "players()"
@@ -410,10 +412,11 @@ actions:
   use:
     params: {t: "[x for x in bench if x.charge > 0]"}
     require: ["t.mode == 'idle' or t.charge > 2"]
-    effects: ["t.charge -= 1", "score[player] += t.power", "t.mode = 'busy' if t.mode == 'idle' else 'idle'"]
+    effects: ["t.charge -= 1", "score[player] += t.power", "t.mode = 'busy' if t.mode == 'idle' else 'idle'",
+              "last = t"]
   tune:
     params: {t: "bench"}
-    require: ["t.charge < 5"]
+    require: ["t.charge < 5", "t != last"]
     effects: ["t.charge += 2"]
 scoring:
   score: "score[player] + sum(t.charge for t in bench)"

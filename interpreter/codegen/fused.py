@@ -178,6 +178,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 (decl.per == "player" or (decl.per is None and t.args[0].name != "int")):
             # held whole, as a tuple replaced on every write (global, or one per player)
             return ("plist:" if decl.per == "player" else "glist:") + t.args[0].name
+        if t is not None and t.name == "item" and decl.per is None:
+            return "item"  # an item, or none until one is written
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -413,6 +415,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
                           f"v_{name} = list(V[{name!r}])",
                           f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
+            elif t == "item":  # none reads as an error the loop reports (`.id` of None)
+                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not _fz_Item and v_{name} is not None:",
+                          "    raise _KernelStop()"]
             else:
                 lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
         for name in sorted(self.ranged):  # the bounds int_range relied on hold on entry (writes keep them)
@@ -733,7 +738,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
                 self.types.get(target.obj.name, "").startswith("gmap:"):
             return self.map_write(assign, target.obj.name, target.index, env)
-        if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS:
+        if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS + ("item",):
             name, where, t = target.name, f"v_{target.name}", self.types[target.name]
             key_check = []
         elif isinstance(target, A.Index) and isinstance(target.obj, A.Name) and target.obj.name in self.types:
@@ -770,7 +775,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         lines += self.write_checks(decl, t)
         if self.types[name] == "list:int" or self.types[name].startswith("pmap:"):
             lines.append(f"v_{name}[{k}] = _v")
-        elif self.types[name] in _SCALARS:
+        elif self.types[name] in _SCALARS + ("item",):
             lines.append(f"v_{name} = V[{name!r}] = _v")
         else:
             lines.append(f"{where} = _v")
@@ -1151,7 +1156,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         if isinstance(node, A.Name):
             if node.name in env:
                 return env[node.name]
-            if node.name in self.types and self.types[node.name] in _SCALARS + ("list:int",):
+            if node.name in self.types and self.types[node.name] in _SCALARS + ("list:int", "item"):
                 return f"v_{node.name}", self.types[node.name]
             if self.types.get(node.name, "").startswith("gmap:"):
                 return f"v_{node.name}", "dict:" + self.types[node.name][5:]
@@ -1271,7 +1276,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             self.temps += 1
             t = f"_t{self.temps}"
             return f"({t} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
-        if op in ("==", "!=") and lt == rt and lt in _SCALARS:
+        if op in ("==", "!=") and lt == rt and lt in _SCALARS + ("item",):  # items: Python's equality is the language's
             return f"({l} {op} {r})", "bool"
         if op in ("==", "!=") and {lt, rt} <= {"str", "str?"}:  # a missing text (none) equals no text
             return f"({l} {op} {r})", "bool"
