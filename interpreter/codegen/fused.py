@@ -718,7 +718,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if assign.op != "=":
                 value = self.checked(f"{self.prop_read(it, name)} {assign.op[0]} {value}")
             decls = {k.name: k.props[name] for k in self.rs.components.values() if name in k.props}
-            if len({(d.min, d.max, d.bounds, d.choices) for d in decls.values()}) != 1:
+            if len({(d.min, d.max, d.bounds, None if d.choices is None else tuple(d.choices))
+                    for d in decls.values()}) != 1:
                 return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {name!r}, {value}, [])"]
             # one declaration for every kind that has the property: its checks written in line
             return [f"{it} = {obj}", f"_v = {value}", *self.write_checks(next(iter(decls.values())), t),
