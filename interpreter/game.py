@@ -167,7 +167,7 @@ class Game:
         if make is None:
             return None
         try:
-            return make(self.explicit_chance)
+            return make(self.explicit_chance, self.player_count)
         except Exception:  # noqa: BLE001 - a ruleset the kernel's writer cannot take still walks
             return None
 
@@ -480,7 +480,7 @@ class Game:
         kernel = None
         if policy is None and type(rng) is random.Random and self.on_skip is None:
             make = getattr(self.rules, "playout_kernel", None)
-            kernel = make(self.explicit_chance) if make is not None else None
+            kernel = make(self.explicit_chance, self.player_count) if make is not None else None
         if kernel is not None:
             # An explicit chance step draws with rng.random(), which no index notes.
             before = rng.getstate() if self.explicit_chance else None

@@ -14,6 +14,7 @@ import pytest
 from meeple.interpreter import load_game
 from meeple.interpreter.context import RuleError
 from meeple.interpreter.codegen.fused import unsupported
+from meeple.interpreter.codegen.kernel import KernelStop
 
 from ruleset_support import playout_errors, write_ruleset
 
@@ -424,12 +425,16 @@ scoring:
 
 
 # Who decides at a `choose` read from the state: the baton passes from player to player.
+# Loops over the players (a count, a max, a filtered list), written out in a playout
+# written for a number of players.
 RELAY = """
 game: {name: relay, players: {min: 2, max: 3}}
 variables:
   baton: {type: int, initial: 0}
   laps: {per: player, type: int, initial: 0, max: 40}
   rounds: {type: int, initial: 0}
+  best: {type: int, initial: 0}
+  leaders: {type: int, initial: 0}
 flow:
   - loop:
       - choose: [run, hand_over]
@@ -439,7 +444,9 @@ flow:
 actions:
   run:
     params: {n: "[1, 2]"}
-    effects: ["laps[player] += n"]
+    require: ["count(q for q in players() if laps[q] > laps[player]) < player_count()"]
+    effects: ["laps[player] += n", "best = max(laps[q] for q in players())",
+              "leaders = len([q for q in players() if laps[q] == best])"]
   hand_over:
     params: {to: "[q for q in players() if q != player]"}
     effects: ["baton = to"]
@@ -492,6 +499,24 @@ def test_an_end_rule_is_tested_only_after_blocks_that_write_what_it_reads(tmp_pa
     fused = source[source.index("def FUSED"):]
     assert fused.count("state.end_reason = 'tallied'") == 1
     assert fused.count("v_rounds = V['rounds'] =") >= 1
+
+
+def test_a_playout_is_written_for_its_number_of_players(tmp_path):
+    """Game.playout asks for the fused playout of its own player count: `players()` is a
+    written tuple there, so RELAY's loops over the players are written out; a game of
+    another count is refused on entry (and the loop plays it)."""
+    path = write_ruleset(tmp_path, RELAY, "relay")
+    game = load_game(path, 3, backend="compiled")
+    generic, _ = game.rules.playout_kernel(False)
+    for_three, _ = game.rules.playout_kernel(False, 3)
+    assert for_three is not generic and for_three.__name__ == generic.__name__ == "FUSED"
+    assert game.rules.playout_kernel(False, 3)[0] is for_three  # made once
+    text = next(p for p in game.rules.module.parts if "if ctx.player_count != 3:" in p)
+    assert "v_laps[2]" in text and "max(v_laps[0], v_laps[1], v_laps[2])" in text
+    assert "v_laps[2]" not in next(p for p in game.rules.module.parts if "def FUSED" in p)  # the generic one
+    other = load_game(path, 2, backend="compiled")
+    with pytest.raises(KernelStop):
+        for_three(other, other.new_state(1).copy(), random.Random(1)._randbelow, 10, 0, [])
 
 
 def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path):

@@ -53,16 +53,26 @@ class CompiledRules(Rules):
         action.enumerate = emit_enumerator(self.module, action, decl, scope, levels)
         return action
 
-    def playout_kernel(self, explicit_chance: bool):
+    def playout_kernel(self, explicit_chance: bool, players: int | None = None):
         """(PLAYOUT, ids of the points it runs) for Game.playout, made on first use; None
-        when it would run no decision."""
+        when it would run no decision.  With `players`, a fused playout is written for
+        games of that many players (its loops over the players written out); `meeple
+        compile` shows the one for any number."""
         kernels = self.__dict__.setdefault("_kernels", {})
+        key = (explicit_chance, players)
+        made = kernels.get(key, _UNMADE)
+        if made is not _UNMADE:
+            return made
         if explicit_chance not in kernels:
             # The fused tier, where the ruleset is inside it; explicit chance is the
             # policy's draw, which only the kernel hands back to the loop.
             fused = build_fused(self) if not explicit_chance else None
             kernels[explicit_chance] = fused or build_kernel(self, explicit_chance)
-        return kernels[explicit_chance]
+        made = kernels[explicit_chance]
+        if players is not None and made is not None and made[0].__name__ == "FUSED":
+            made = build_fused(self, players) or made
+        kernels[key] = made
+        return made
 
     def source(self) -> str:
         """The generated module's text, as `meeple compile` writes it: after the header, a
@@ -88,6 +98,9 @@ class CompiledRules(Rules):
         return "\n".join(["# Random playouts: `def PLAYOUT` below (the playout kernel).  The fused tier",
                           "# (docs/compiled.md) would be faster, but does not take this ruleset:",
                           *(f"#   - {why}" for why in found)])
+
+
+_UNMADE = object()
 
 
 def _what(node) -> str:

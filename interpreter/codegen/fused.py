@@ -87,11 +87,13 @@ def reasons(rules) -> list[str]:
     return found
 
 
-def build_fused(rules):
+def build_fused(rules, players: int | None = None):
     """The fused playout `(function, points it runs)`, or None when unsupported.  A
     ruleset this writer cannot handle for any other reason keeps the kernel: the tier is
-    only ever a faster way to the same result."""
-    writer = _FusedWriter(rules)
+    only ever a faster way to the same result.  With `players`, the playout is written
+    for games of that many players only: `players()` is a written tuple and
+    `player_count()` a number, so loops over the players can be written out."""
+    writer = _FusedWriter(rules, players)
     try:
         writer.check()
         return writer.build()
@@ -100,9 +102,10 @@ def build_fused(rules):
 
 
 class _FusedWriter(ZonesAndEffects, _KernelWriter):
-    def __init__(self, rules):
+    def __init__(self, rules, players: int | None = None):
         super().__init__(rules, explicit_chance=False)
         self.rs = rules.ruleset
+        self.players = players  # the player count the playout is written for, if one
         self.types: dict[str, str] = {}  # variable -> its value's type: "int", "map:str", "pmap:int", "list:int"
         self.locals: dict[str, str] = {}  # flow local -> its value's type (fused_zones.local_types)
         self.consts: dict[tuple, str] = {}  # (function, args) -> the Python name of its value
@@ -236,7 +239,8 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
-        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *self.prologue(),
+        written_for = [] if self.players is None else [f"if ctx.player_count != {self.players}:", "    raise _KernelStop()"]
+        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
                      "_bits = below.__self__.getrandbits if getattr(below, '__func__', None) is _fz_randbelow else None",
@@ -1376,13 +1380,22 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             if t in ("int", "str"):  # as the library renders them
                 return f"str({x})", "str"
         if f == "player_count" and not args:
-            return "ctx.player_count", "int"
+            return ("ctx.player_count" if self.players is None else str(self.players)), "int"
+        if f == "players" and not args and self.players is not None:
+            return repr(tuple(range(self.players))), "list:int"
         if f in ("max", "min") and len(args) > 1:
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
                 return f"{f}({', '.join(x for x, _ in parts)})", "int"
         if f in ("max", "min") and len(args) == 1:
             if isinstance(args[0], A.Generator):
+                gen = args[0]
+                constants = self.few_constants(gen.clauses[0], env) if len(gen.clauses) == 1 else None
+                if constants is not None:  # written out: max(e1, e2, …), in the same order
+                    parts = [self.expr(gen.element, {**env, **value}, depth + 1) for value in constants]
+                    if all(t == "int" for _, t in parts):
+                        texts = [x for x, _ in parts]
+                        return (f"{f}({', '.join(texts)})" if len(texts) > 1 else f"({texts[0]})"), "int"
                 inner, t = self.comprehension(args[0], env, depth, generator=True)
                 if t == "gen:int":
                     return f"{f}({inner})", "int"
@@ -1458,7 +1471,20 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
 
     def counted(self, node, env, depth) -> str | None:
         """`count(x for x in [k1, k2, …] if c)` (or `len` of that list) over a short list of
-        constants, as `(c1) + (c2) + …`: the elements that pass, without making them."""
+        constants, as `(c1) + (c2) + …`: the elements that pass, without making them.  The
+        list may be a definition's value, called with names or constants."""
+        if isinstance(node, (A.Call, A.Name)) and depth < 40:
+            name, args = (node.name, ()) if isinstance(node, A.Name) else (node.func, node.args)
+            d = self.rs.defines.get(name) if name not in env else None
+            if d is None or len(args) != len(d.params):
+                return None
+            inner = {k: v for k, v in env.items() if k == "player"}
+            for param, arg in zip(d.params, args):
+                x, t = self.expr(arg, env, depth + 1)
+                if not _plain(x):
+                    return None
+                inner[param] = (x, t)
+            return self.counted(d.expr, inner, depth + 1)
         if not isinstance(node, (A.Generator, A.ListComp)) or not isinstance(node.element, (A.Name, A.Const)) or \
                 not all(isinstance(c, A.If) for c in node.clauses[1:]):
             return None
@@ -1471,6 +1497,35 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             parts.append("(" + " and ".join(tests) + ")" if tests else "1")
         return "(" + " + ".join(parts) + ")"
 
+    def written_out(self, node, env, depth) -> tuple[str, str] | None:
+        """A list comprehension whose first loop is over a few constants (the players, in a
+        playout written for their number), written out element by element:
+        `[e for x in [k1, k2] if c]` as `[*((e1,) if c1 else ()), *((e2,) if c2 else ())]`,
+        and `[y for x in [k1, k2] for y in s]` as `[*s1, *s2]`; the same order of work."""
+        constants = self.few_constants(node.clauses[0], env) if node.clauses else None
+        rest = node.clauses[1:]
+        inner_loop = len(rest) == 1 and isinstance(rest[0], A.For) and len(rest[0].names) == 1 and \
+            isinstance(node.element, A.Name) and node.element.name == rest[0].names[0]
+        if constants is None or not (inner_loop or all(isinstance(c, A.If) for c in rest)):
+            return None
+        parts, types = [], set()
+        for value in constants:
+            bound = {**env, **value}
+            if inner_loop:
+                seq, t = self.expr(rest[0].iter, bound, depth + 1)
+                if not t.startswith("list:"):
+                    return None
+                parts.append(seq)
+                types.add(t[5:])
+                continue
+            element, t = self.expr(node.element, bound, depth + 1)
+            types.add(t)
+            tests = [self.truth_in(c.cond, bound, depth) for c in rest]
+            parts.append(f"(({element},) if {' and '.join(tests)} else ())" if tests else f"({element},)")
+        if len(types) != 1:
+            return None
+        return "[" + ", ".join(f"*{x}" for x in parts) + "]", f"list:{types.pop()}"
+
     def few_constants(self, clause, env) -> list[dict] | None:
         """For `for x in [k1, k2, …]` over at most 8 int or str constants (written, or a
         definition that is; not a name bound in `env`), each element as the binding of `x`;
@@ -1479,6 +1534,9 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             return None
         seq = clause.iter
         seq = seq if isinstance(seq, A.Name) and seq.name in env else self.defined_as(seq)
+        if self.players is not None and 0 < self.players <= 8 and isinstance(seq, A.Call) and \
+                seq.func == "players" and not seq.args and "players" not in self.rs.defines:
+            return [{clause.names[0]: (repr(p), "int")} for p in range(self.players)]
         if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
                 all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
             return None
@@ -1615,6 +1673,10 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         return parts
 
     def comprehension(self, node, env, depth, generator: bool = False) -> tuple[str, str]:
+        if isinstance(node, A.ListComp) and not generator:
+            written = self.written_out(node, env, depth)
+            if written is not None:
+                return written
         inner, clauses = self.clauses(node.clauses, env, depth)
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
@@ -1673,7 +1735,7 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                 not (node.func in env or node.func in self.rs.defines):
             return (0, _LONGEST)
         if isinstance(node, A.Call) and node.func == "player_count" and not node.args and node.func not in self.rs.defines:
-            return (0, _LONGEST)
+            return (0, _LONGEST) if self.players is None else (self.players, self.players)
         if isinstance(node, A.Unary) and node.op == "-":
             inner = self.int_range(node.operand, env)
             return None if inner is None else (-inner[1], -inner[0])
