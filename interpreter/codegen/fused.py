@@ -11,7 +11,8 @@ one function instead:
   declared type, so inside, types are proven and reads need no guards;
 - a decision lists its moves as inline loops (or, for one parameter over a plain list,
   draws an index into it), plays the chosen one's effects in place (each write checked
-  against the declared type, `choices` and bounds), and tests the end rules inline;
+  against the declared type, `choices` and bounds), and tests the end rules inline
+  (fused_decisions.py, fused_ends.py);
 - the flow's steps after a move (effects, chance draws, loops) follow in line;
 - definitions are nested functions over the same locals.
 
@@ -22,8 +23,6 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 """
 from __future__ import annotations
 
-import collections
-import dataclasses
 import random
 
 from meeple.dsl import expr_ast as A
@@ -33,11 +32,11 @@ from ..context import COST_LIMIT, Ctx
 from .. import rng
 from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
                          LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
-from ..invariant_deps import constant_members
-from ..moves import requirement_levels
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
+from .fused_decisions import Decisions, _replaced
+from .fused_ends import EndRules
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
                           prop, prop_default, take_anywhere)
 
@@ -101,7 +100,7 @@ def build_fused(rules, players: int | None = None):
         return None
 
 
-class _FusedWriter(ZonesAndEffects, _KernelWriter):
+class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def __init__(self, rules, players: int | None = None):
         super().__init__(rules, explicit_chance=False)
         self.rs = rules.ruleset
@@ -447,260 +446,6 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
                       f"    {index} = M[{key!r}] = _index_by_key({seq})", f"f_{index[2:]} = True"]
         return lines
 
-    # -- a decision ---------------------------------------------------------------------------
-    def decide(self, p) -> list[str]:
-        """List the moves inline, draw one, play its effects in place.  At a simultaneous
-        step every pending player's moves are listed together (each starting with its
-        player), and one of them is drawn, as the kernel does."""
-        actions = [self.rs.actions[n] for n in p.actions]
-        single = len(actions) == 1 and not p.allow_pass  # a pass is one more kind of move
-        together = p.kind == "simultaneous"
-        plain = None if p.allow_pass else self.plain_choice(actions)
-        if plain is not None:
-            return self.pick_directly(p, actions[0], *plain)
-        listing, kept = [], _Kept(actions)  # parts kept while the moves are listed (kept_parts)
-        for tag, action in enumerate(actions):
-            listing += self.listing(action, None if single else tag, kept, together)
-        listing = [f"{name} = None" for name in kept.names.get(-1, ())] + listing
-        if together:
-            lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
-                     "out = []", "for p in pending:", *("    " + x for x in listing),
-                     "movers = {m[0] for m in out}", "able = tuple(x for x in pending if x in movers)",
-                     "if able != pending:", "    state.pending = able", "if not able:", f"    pc = {p.next}",
-                     "    continue"]
-        elif p.kind == "respond":  # the responder in turn; passing is always allowed
-            lines = [f"order, who, passes = L[{p.var!r}]", "p = order[who]", "out = []", *listing, "out.append((-1,))"]
-        else:
-            lines = [*self.decider(p), "out = []", *listing, *(["out.append((-1,))"] if p.allow_pass else []),
-                     "if not out:", f"    pc = {p.next}", "    continue"]
-        lines += ["if played >= limit:", "    break", *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
-                  *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
-                  *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
-        for tag, action in enumerate(actions):
-            names = [name for name, _, _ in action.params]
-            lines.append("if True:" if single else f"{'if' if tag == 0 else 'elif'} a == {tag}:")
-            first = int(together) + (0 if single else 1)
-            if single and not together and len(names) == 1:
-                body = [f"a_{names[0]} = m"]
-            else:
-                body = [f"a_{name} = m[{j + first}]" for j, name in enumerate(names)]
-            env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
-            body += self.paid(action, env) + self.effect_block(action.effects, env)
-            if p.kind == "choose":
-                if action.then:  # its `then` steps read the move's player and values as the flow's locals
-                    saved = ("player", *names)
-                    kept = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in saved)
-                    body += [f"L[{p.var!r}] = ({kept})",
-                             "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names)]
-                body.append(f"pc = {p.cont[action.name]}")
-            lines += ["    " + x for x in body]
-        if p.allow_pass and p.kind == "choose":
-            lines += ["else:", f"    pc = {p.next}"]
-        if p.kind == "respond":  # as Game._after_move: everyone passing in a row closes the window
-            lines += ["passes = passes + 1 if a == -1 else 0", f"L[{p.var!r}] = (order, (who + 1) % len(order), passes)",
-                      "if passes >= len(order):", f"    del L[{p.var!r}]", f"    pc = {p.next}"]
-        if together:
-            lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
-        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
-
-    def decider(self, p) -> list[str]:
-        """Who decides: a `choose` step's `player:` written over the tier's locals."""
-        if p.player_source is None:
-            return super().decider(p)
-        text, t = self.expr(p.player_source, self.flow_env())
-        if t != "int":
-            raise Unsupported("a 'player' that is not an int")
-        return [f"p = {text}", "if type(p) is not int or not 0 <= p < ctx.player_count:", "    raise _KernelStop()"]
-
-    def plain_choice(self, actions):
-        """(parameter, its list's source, element type) when the decision's only action has
-        one parameter over a list, unfiltered and with no requirement: each element is one
-        move, so the draw indexes the list and nothing is listed."""
-        if len(actions) != 1 or len(actions[0].params) != 1 or actions[0].require or actions[0].cost or \
-                actions[0].then:
-            return None
-        name, domain, _ = actions[0].params[0]
-        if _filter_of(domain) is not None:
-            return None
-        text, t = self.expr(domain, {"player": ("p", "int")})
-        if not t.startswith("list:"):
-            raise Unsupported(f"the choices of '{name}' are not a list")
-        self.param_types[(actions[0].name, name)] = t[5:]
-        return name, text, t[5:]
-
-    def pick_directly(self, p, action, name: str, seq: str, elem: str) -> list[str]:
-        """The draw's index into the moves, as if they were listed (the pending players in
-        order, each one's elements in order)."""
-        if p.kind == "simultaneous":
-            lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
-                     "out = []", "n = 0", "for p in pending:", f"    _seq = {seq}", "    if _seq:",
-                     "        out.append((p, _seq))", "        n += len(_seq)",
-                     "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
-                     "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
-                     *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
-                     f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)", "_org_seq, _org_i = _seq, i"]
-        else:
-            lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
-                     "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)",
-                     f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
-        lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
-        lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
-        if p.kind == "simultaneous":
-            lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
-        else:
-            lines.append(f"pc = {p.cont[action.name]}")
-        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
-
-    def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False) -> list[str]:
-        """Nested loops over the parameters' choices, each requirement tested as soon as
-        the parameters it reads are bound (the reference's order of moves)."""
-        decl = action
-        levels = requirement_levels(decl.params, [c.cond for c in decl.require])
-        env = {"player": ("p", "int")}
-        lines, indent = [], ""
-        for j in levels[0]:
-            lines += self.test_lines(indent, decl.require[j].cond, env)
-            indent += "    "
-        kept.begin_listing()
-        for k, (name, domain, _) in enumerate(decl.params):
-            filtered = _filter_of(domain)
-            if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
-                var, seq, conds = filtered
-                text, t = self.expr(*self.kept_parts(seq, None, env, kept, k))
-            else:
-                text, t = self.expr(*self.kept_parts(domain, None, env, kept, k))
-            if not t.startswith("list:"):
-                raise Unsupported(f"the choices of '{name}' are not a list")
-            elem = t[5:]
-            self.param_types[(decl.name, name)] = elem
-            lines.append(f"{indent}for a_{name} in {text}:")
-            indent += "    "
-            kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
-            if filtered is not None:
-                inner = {**env, var: (f"a_{name}", elem)}
-                for cond in conds:
-                    lines += self.test_lines(indent, *self.kept_parts(cond, k, inner, kept))
-                    indent += "    "
-            env = {**env, name: (f"a_{name}", elem)}
-            for j in levels[k + 1]:
-                lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, k, env, kept))
-                indent += "    "
-        kept.insert_resets(lines)
-        for test in self.affordable(decl, env):
-            lines.append(f"{indent}if {test}:")
-            indent += "    "
-        names = [f"a_{name}" for name, _, _ in decl.params]
-        if with_player:
-            names = ["p", *names] if tag is None else ["p", str(tag), *names]
-            lines.append(f"{indent}out.append(({''.join(n + ', ' for n in names)}))")
-            return lines
-        if tag is None:  # the decision's only action: its values alone (one value bare)
-            item = names[0] if len(names) == 1 else "(" + "".join(n + ", " for n in names) + ")"
-            item = item if names else "()"
-        else:
-            item = f"({tag}, {''.join(n + ', ' for n in names)})"
-        lines.append(f"{indent}out.append({item})")
-        return lines
-
-    def test_lines(self, indent: str, cond, env) -> list[str]:
-        """`if cond:` (its body to follow, one level in).  A test with `any`/`all` in it is
-        written as statements first (`condition`): loops run faster than generators."""
-        if not self.has_quantifier(cond, set(env)):
-            return [f"{indent}if {self.truth(cond, env)}:"]
-        self.temps += 1
-        flag = f"_r{self.temps}"
-        return [indent + x for x in self.condition(cond, env, flag, 0)] + [f"{indent}if {flag}:"]
-
-    def has_quantifier(self, node, bound: set, depth: int = 0) -> bool:
-        """Whether `condition` writes `node` with a loop (an `any`/`all` it reaches through
-        `and`, `or` and definitions)."""
-        if depth > 40:
-            return False
-        if isinstance(node, A.BoolOp):
-            return self.has_quantifier(node.left, bound, depth + 1) or self.has_quantifier(node.right, bound, depth + 1)
-        if not isinstance(node, (A.Name, A.Call)):
-            return False
-        name, args = (node.name, ()) if isinstance(node, A.Name) else (node.func, node.args)
-        if name not in bound and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
-            d = self.rs.defines[name]
-            return self.has_quantifier(d.expr, {"player", *d.params}, depth + 1)
-        return self.looped_quantifier(node, bound)
-
-    def looped_quantifier(self, node, bound) -> bool:
-        """`any(…)`/`all(…)` over a generator that `quantifier` writes as loops (one over a
-        short list of constants stays an expression: `unrolled`)."""
-        if not (isinstance(node, A.Call) and node.func in ("any", "all") and len(node.args) == 1
-                and isinstance(node.args[0], A.Generator) and isinstance(node.args[0].clauses[0], A.For)
-                and len(node.args[0].clauses[0].names) == 1):
-            return False
-        gen = node.args[0]
-        return len(gen.clauses) > 1 or self.few_constants(gen.clauses[0], bound) is None
-
-    def kept_parts(self, node, innermost: int | None, env: dict, kept: "_Kept", choices_of: int = 0) -> tuple:
-        """(`node`, env) with the parts of a test that do not change in the innermost loop
-        around it (`innermost`, the level of that loop) worked out on first use and kept
-        until the loop they do read goes on (the state does not change while moves are
-        listed).  On first use, not before the loops: a part the reference would never
-        work out (an empty loop, a short-circuit) is never worked out here either.  Parts
-        are reached through operators and a definition's arguments; the same part in two
-        places (`item_cost(card)` in a parameter's choices and in a requirement) is kept
-        once, and a part that reads no parameter once for all the decision's actions.  In
-        the choices of the parameter at level `choices_of` (`innermost` None), the choices
-        or a part of them is kept where it does not change in the loop around them, or
-        where it is written elsewhere in the decision too."""
-        by = {}
-        if innermost is not None:
-            parts = _kept_candidates(node, kept.level_of, innermost, self.rs.defines)
-        else:
-            parts = kept.choice_parts(node, choices_of - 1, self.rs.defines)
-        for part in parts:
-            key = (kept.level(part), _shape(part))
-            if key not in kept.shapes:
-                text, t = self.expr(part, env)
-                if t not in ("int", "bool", "str", "item") and not t.startswith(("list:", "dict:")):
-                    kept.shapes[key] = None  # a type whose values may be None
-                    continue
-                self.temps += 1
-                kept.shapes[key] = (f"_h{self.temps}", text, t)
-                kept.names.setdefault(key[0], []).append(f"_h{self.temps}")
-            if kept.shapes[key] is not None:
-                name, text, t = kept.shapes[key]
-                by[id(part)] = A.Name("#" + name, part.span)  # a name no ruleset can write
-                env = {**env, "#" + name: (f"({name} if {name} is not None else ({name} := {text}))", t)}
-        return (_replaced(node, by) if by else node), env
-
-    def affordable(self, decl, env) -> list[str]:
-        """One test per cost, in the order written, as moves.cost_shortfall makes it on a
-        complete move: the amount is worked out, and where the variable has a `min`, what
-        it holds less the amount must not fall below it."""
-        tests = []
-        for target, amount, _ in decl.cost:
-            value, vt = self.expr(amount, env)
-            if vt != "int":
-                raise Unsupported("a cost that is not an int")
-            held, name = self.cost_place(target, env)
-            floor = self.rs.variables[name].min
-            tests.append(f"type({value}) is int" if floor is None else f"{self.checked(f'{held} - {value}')} >= {floor}")
-        return tests
-
-    def cost_place(self, target, env) -> tuple[str, str]:
-        """(what the variable a cost is paid from holds, the variable's name): an int
-        variable, global or one value per player."""
-        if isinstance(target, A.Name) and self.types.get(target.name) == "int":
-            return f"v_{target.name}", target.name
-        if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
-                self.types.get(target.obj.name) == "pmap:int":
-            key, kt = self.expr(target.index, env)
-            if kt == "int":
-                return f"v_{target.obj.name}[{self.natural(key)}]", target.obj.name
-        raise Unsupported("a cost paid from something other than an int variable, global or per player")
-
-    def paid(self, decl, env) -> list[str]:
-        """The move's costs taken from their variables before its effects (store.pay_costs)."""
-        lines = []
-        for target, amount, _ in decl.cost:
-            lines += self.assignment(_Paid(target, amount), env)
-        return lines
 
     def truth(self, cond, env) -> str:
         text, t = self.expr(cond, env)
@@ -922,153 +667,6 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
             lines += [f"if _v not in {allowed!r}:", "    raise _KernelStop()"]
         return lines
 
-    def end_checks(self) -> list[str]:
-        """Every end rule's test, in order; each rule's lines and what it reads are kept in
-        `end_rules` for `ends_after`."""
-        self.end_rules = []
-        for rule in self.rs.end:
-            reason = rule.reason or "an end condition was met"
-            self.temps += 1
-            flag = f"_e{self.temps}"
-            lines = self.incremental(rule.when, flag) or self.witnessed(rule.when, flag) or \
-                self.condition(rule.when, {}, flag, 0)
-            if rule.after == "now":
-                lines += [f"if {flag}:", "    state.over = True", f"    state.end_reason = {reason!r}", "    break"]
-            else:  # the game ends at the checkpoint: the first such rule to hold names it (Game._check_end)
-                reason = rule.reason or f"an end condition was met; the {rule.after} is finished"
-                lines += [f"if {flag} and state.ending is None:", f"    state.ending = {rule.after!r}",
-                          f"    state.end_reason = {reason!r}"]
-            self.end_rules.append((self.state_read(rule.when), lines))
-        return [line for _, lines in self.end_rules for line in lines]
-
-    def ends_after(self, writes: set | None) -> list[str]:
-        """The end rules' tests after a block that writes `writes` (None: it may write
-        anything).  A rule that reads only variables, zones and item properties the block
-        does not write is left out: it was tested after whatever last wrote them, and its
-        answer has not changed (had it held at once, the game would be over)."""
-        return [line for reads, lines in self.end_rules if writes is None or reads is None or reads & writes
-                for line in lines]
-
-    def state_read(self, expr) -> set | None:
-        """The variables and zones `expr` reads (`#props` for item properties), through
-        definitions; None when it reads any other name (a flow local may change between
-        blocks)."""
-        constant, found, seen = constant_members(self.rs), set(), set()
-        todo = [(expr, frozenset())]
-        while todo:
-            node, params = todo.pop()
-            for n in A.walk(node):
-                if isinstance(n, A.Member) and n.name not in constant:
-                    found.add("#props")
-                called = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
-                if called in self.rs.defines and called not in params and called not in seen:
-                    seen.add(called)
-                    todo.append((self.rs.defines[called].expr, frozenset(self.rs.defines[called].params)))
-            for name in A.names_read(node) - params - {"options"}:
-                if name in self.rs.variables or name in self.rs.zones:
-                    found.add(name)
-                elif name not in self.rs.defines:
-                    return None
-        return found
-
-    def decision_writes(self, p) -> set | None:
-        """What a move at decision `p` may write: its costs' variables and its effects'."""
-        found = set()
-        for name in p.actions:
-            action = self.rs.actions[name]
-            writes = self.effect_writes(action.effects)
-            if writes is None:
-                return None
-            found |= writes | {_root(target) for target, _, _ in action.cost}
-        return None if None in found else found
-
-    def effect_writes(self, effects, depth: int = 0) -> set | None:
-        """The variables, zones and `#props` that a block of effects may write, with the
-        triggers of the events it emits; None for an effect not foreseen here."""
-        found: set = set()
-        for effect in effects:
-            kind, args = effect.kind, effect.args
-            if kind == "set":
-                found |= {_root(a.target) for a in args["assignments"]}
-                found |= {"#props" for a in args["assignments"] if _in_member(a.target)}
-                parts = []
-            elif kind in ("let", "log"):
-                parts = []
-            elif kind == "if":
-                parts = [args["then"], args["else"]]
-            elif kind == "for":
-                parts = [args["do"]]
-            elif kind == "emit" and depth < 8:
-                parts = [t.effects for t in self.rs.triggers.values() if t.on == args["event"]]
-            elif kind in ("move", "shuffle", "deal", "flip", "pass_zones", "reveal"):
-                found |= set(self.rs.zones) | {"#props"}
-                parts = []
-            else:
-                return None
-            for part in parts:
-                writes = self.effect_writes(part, depth + 1)
-                if writes is None:
-                    return None
-                found |= writes
-        return None if None in found else found
-
-    def witnessed(self, node, flag: str) -> list[str] | None:
-        """`all(test(e) for e in S)`: the element that made it false last time is tested
-        first, and while it still fails the answer is false without looking further (a
-        board is full only once its last empty cell is taken)."""
-        gen = _one_loop(self.unwrapped(node), "all")
-        if gen is None:
-            return None
-        seq, t = self.expr(gen.clauses[0].iter, {}, 1)
-        if not t.startswith("list:"):
-            return None
-        self.temps += 1
-        n = self.temps
-        elem, inner, witness = f"c{n}_e", f"_q{n}", f"wit_{n}"
-        self.witnesses.append(witness)
-        env = {gen.clauses[0].names[0]: (elem, t[5:])}
-        test = self.condition(gen.element, env, inner, 1)
-        again = [f"{elem} = {witness}", *test]
-        scan = [f"{flag} = True", f"for {elem} in {seq}:", *("    " + x for x in test),
-                f"    if not {inner}:", f"        {flag} = False", f"        {witness} = {elem}", "        break"]
-        return [f"{flag} = True", f"if {witness} is not _MISSING:", *("    " + x for x in again),
-                f"    if not {inner}:", f"        {flag} = False", f"if {flag}:", *("    " + x for x in scan)]
-
-    def unwrapped(self, node):
-        """A definition without parameters, replaced by its body (as often as needed)."""
-        while isinstance(node, (A.Name, A.Call)):
-            name = node.name if isinstance(node, A.Name) else node.func
-            d = self.rs.defines.get(name)
-            if d is None or d.params or (isinstance(node, A.Call) and node.args):
-                break
-            node = d.expr
-        return node
-
-    def incremental(self, node, flag: str) -> list[str] | None:
-        """`any(test(e) for e in C)` over a game constant C, where the test reads one
-        variable keyed by node, only at keys inside its element (`x[e[0]]`, `x[n] for n in
-        e`): once it was false, a move can make it true only through an element holding a
-        key the move wrote, so only those are tested (the lines through the last disc).
-        The first check of a playout tests every element."""
-        gen = _one_loop(self.unwrapped(node), "any")
-        if gen is None:
-            return None
-        seq, t = self.expr(gen.clauses[0].iter, {}, 1)
-        var = _keyed_inside(gen.element, gen.clauses[0].names[0], self.types)
-        if var is None or seq not in self.consts.values():
-            return None
-        self.temps += 1
-        n, index = self.temps, f"x_{self.temps}"
-        self.indexes[index] = seq
-        elem, inner = f"c{n}_e", f"_q{n}"
-        env = {gen.clauses[0].names[0]: (elem, t[5:])}
-        test = self.condition(gen.element, env, inner, 1)
-        hit = [f"if {inner}:", f"    {flag} = True", "    break"]
-        full = [f"for {elem} in {seq}:", *("    " + x for x in test + hit)]
-        some = [f"for _key in w_{var}:", f"    for {elem} in {index}.get(_key, ()):",
-                *("        " + x for x in test + hit), f"    if {flag}:", "        break"]
-        return [f"{flag} = False", f"if f_{n}:", *("    " + x for x in full), f"    f_{n} = False", "else:",
-                *("    " + x for x in some)]
 
     def condition(self, node, env, flag: str, depth: int) -> list[str]:
         """Lines that set `flag` to the value of the bool expression `node`: `any`/`all`
@@ -1768,14 +1366,6 @@ class _FusedWriter(ZonesAndEffects, _KernelWriter):
         return text
 
 
-class _Paid:
-    """A cost, written as the assignment `target -= amount` it makes."""
-    op = "-="
-
-    def __init__(self, target, amount):
-        self.target, self.value = target, amount
-
-
 def _plain(text: str) -> bool:
     """Whether an argument's text is a name or a constant, cheap to write more than once."""
     inner = text.strip("()")
@@ -1832,41 +1422,6 @@ def _index_by_key(elements) -> dict:
     return index
 
 
-def _keyed_inside(test, elem: str, types: dict) -> str | None:
-    """The one variable keyed by node that `test` reads, when it reads it only at keys
-    inside the element `elem` (`x[elem]`, `x[elem[i]]`, `x[k]` for `k` looping over
-    `elem`) and reads no other variable; else None."""
-    over_elem = {n for c in _walk(test) if isinstance(c, (A.Generator, A.ListComp))
-                 for f in c.clauses if isinstance(f, A.For) and isinstance(f.iter, A.Name) and f.iter.name == elem
-                 for n in f.names}
-    read = set()
-    for n in _walk(test):
-        if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and types.get(n.obj.name, "").startswith("map:"):
-            k = n.index
-            inside = (isinstance(k, A.Name) and (k.name == elem or k.name in over_elem)) or \
-                (isinstance(k, A.Index) and isinstance(k.obj, A.Name) and k.obj.name == elem
-                 and isinstance(k.index, A.Const))
-            if not inside:
-                return None
-            read.add(n.obj.name)
-        elif isinstance(n, A.Name) and n.name in types and not any(
-                isinstance(m, A.Index) and m.obj is n for m in _walk(test)):
-            return None
-        elif isinstance(n, A.Call) and n.func not in ("all", "any", "len"):
-            return None
-    return read.pop() if len(read) == 1 else None
-
-
-def _one_loop(node, func: str):
-    """The generator of `func(test(e) for e in S)` with one loop variable and no filter,
-    or None."""
-    if isinstance(node, A.Call) and node.func == func and len(node.args) == 1 \
-            and isinstance(node.args[0], A.Generator) and len(node.args[0].clauses) == 1 \
-            and isinstance(node.args[0].clauses[0], A.For) and len(node.args[0].clauses[0].names) == 1:
-        return node.args[0]
-    return None
-
-
 def _invariant_reads(element, looped: set) -> list:
     """The largest reads of a variable (`x[k]`) inside `element` that use neither a name
     in `looped` nor a name bound inside `element`: they are the same for every element
@@ -1909,132 +1464,6 @@ def _combined(op: str, left, right) -> tuple[int, int] | None:
 
 def _within_limit(bounds) -> bool:
     return bounds is not None and -LIMIT <= bounds[0] and bounds[1] <= LIMIT
-
-
-def _drawn(count: str) -> list[str]:
-    """`i = below(count)`: where `below` is a `random.Random`'s own `_randbelow`, its
-    steps written in line (the same calls of `getrandbits`, so the same index)."""
-    return [f"_n = {count}", "if _bits is not None:", "    _k = _n.bit_length()", "    i = _bits(_k)",
-            "    while i >= _n:", "        i = _bits(_k)", "else:", "    i = below(_n)"]
-
-
-def _root(target) -> str | None:
-    """The variable an assignment's target writes (`x`, `x[k]`, `x[k].f`), or None."""
-    while isinstance(target, (A.Index, A.Member)):
-        target = target.obj
-    return target.name if isinstance(target, A.Name) else None
-
-
-def _in_member(target) -> bool:
-    """Whether an assignment's target goes through `.name` (an item's property)."""
-    while isinstance(target, (A.Index, A.Member)):
-        if isinstance(target, A.Member):
-            return True
-        target = target.obj
-    return False
-
-
-class _Kept:
-    """What a decision's listings keep (`kept_parts`): the loop level of each parameter of
-    the listing being written, the names that keep parts at each level (-1: before the
-    loops, shared by the decision's actions) and where their resets go."""
-
-    def __init__(self, actions):
-        tests = [node for a in actions for node in
-                 [c.cond for c in a.require] + [d for _, d, _ in a.params]]
-        self.written = collections.Counter(_shape(n) for test in tests for n in _walk(test))
-        self.names: dict[int, list[str]] = {}
-        self.shapes: dict = {}  # (level, shape) -> (name, text, type), or None: not kept
-
-    def begin_listing(self) -> None:
-        """A new action's loops: its levels are its own; what reads none stays."""
-        self.level_of: dict[str, int] = {}
-        self.marks: dict[int, tuple] = {}
-        self.names = {-1: self.names.get(-1, [])}
-        self.shapes = {key: v for key, v in self.shapes.items() if key[0] == -1}
-
-    def loop(self, level: int, names, at: int, indent: str) -> None:
-        """The loop at `level` binds `names`; its body starts at line `at`."""
-        self.level_of.update((n, level) for n in names)
-        self.marks[level] = (at, indent)
-
-    def level(self, node) -> int:
-        """The innermost loop whose names `node` reads (-1: none)."""
-        return max((self.level_of[n.name] for n in _walk(node) if isinstance(n, A.Name) and n.name in self.level_of),
-                   default=-1)
-
-    def choice_parts(self, node, around: int, defines) -> list:
-        """The largest parts of a parameter's choices (the whole of them first) that do not
-        change in the loop `around` them, or that are written more than once in the
-        decision, reached through operators and a definition's arguments."""
-        if not _cheap(node) and (self.level(node) < around or self.written[_shape(node)] > 1):
-            return [node]
-        return [p for child in _operands(node, defines) for p in self.choice_parts(child, around, defines)]
-
-    def insert_resets(self, lines: list) -> None:
-        """Each kept name set to None where its loop's body starts (innermost first, so
-        the earlier places stay where they are); those before the loops are the
-        decision's (`decide`)."""
-        for level in sorted((x for x in self.names if x >= 0), reverse=True):
-            at, indent = self.marks[level]
-            lines[at:at] = [f"{indent}{name} = None" for name in self.names[level]]
-
-
-def _kept_candidates(node, level_of: dict, innermost: int | None, defines) -> list:
-    """The largest parts of `node` that read no name bound at `innermost` or deeper (any
-    part, for None), reached through operators and the arguments of definitions, that
-    are more than a name, a constant or a plain index."""
-    reads = {n.name for n in _walk(node) if isinstance(n, A.Name)}
-    if innermost is None or all(level_of[n] < innermost for n in reads if n in level_of):
-        return [] if _cheap(node) else [node]
-    return [p for child in _operands(node, defines) for p in _kept_candidates(child, level_of, innermost, defines)]
-
-
-def _operands(node, defines) -> list:
-    """What is always worked out before `node` itself: an operator's operands and a
-    definition's arguments (a short-circuit may skip some: the kept part is lazy)."""
-    if isinstance(node, (A.BoolOp, A.Binary, A.Unary, A.Cond)):
-        return list(A.iter_children(node))
-    if isinstance(node, A.Call) and node.func in defines:
-        return list(node.args)
-    return []
-
-
-def _shape(node):
-    """`node` without its source spans: two places that write the same expression."""
-    if isinstance(node, A.Node):
-        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name)) for f in dataclasses.fields(node)
-                                              if not f.name.endswith("span"))
-    if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
-    return node
-
-
-def _cheap(node) -> bool:
-    """Read as fast as a kept value would be."""
-    plain = (A.Const, A.Name)
-    return isinstance(node, plain) or (isinstance(node, A.Unary) and isinstance(node.operand, A.Const)) or \
-        (isinstance(node, A.ListLit) and all(isinstance(x, A.Const) for x in node.items)) or \
-        (isinstance(node, A.Index) and isinstance(node.obj, plain) and isinstance(node.index, plain))
-
-
-def _replaced(node, by: dict):
-    """`node` with each subtree whose id is a key of `by` replaced by its value."""
-    import dataclasses
-    if id(node) in by:
-        return by[id(node)]
-    changes = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, A.Node):
-            new = _replaced(value, by)
-        elif isinstance(value, tuple):
-            new = tuple(_replaced(v, by) if isinstance(v, A.Node) else v for v in value)
-        else:
-            continue
-        if new is not value and new != value:
-            changes[f.name] = new
-    return dataclasses.replace(node, **changes) if changes else node
 
 
 _MISSING = object()  # `next`'s default: no element passed
