@@ -638,8 +638,8 @@ def test_the_writer_meets_every_shipped_and_test_ruleset_without_failing():
 
 
 # Every zone feature the tier writes: a chance draw from a zone, moves by item, by count
-# (none when the count is not positive), to the top and the bottom, with and without a
-# face; flips with and without a face; `let` holding a zone's contents while the zone
+# (none when the count is not positive), of the front item alone (none from an empty
+# place), to the top and the bottom, with and without a face; flips with and without a face; `let` holding a zone's contents while the zone
 # changes; `for` over a zone that its body empties; zones kept per key; fields read from
 # items; a value per player written with a bound; a `times` loop and a `for` loop in the
 # flow; a decision that may be passed.  (Treasure Hunter, inside the tier too, brings
@@ -709,6 +709,9 @@ actions:
       - if: "len(shelf['right']) > 3"
         then:
           - move: {from: "shelf['right']", to: "shelf['left']", count: 2, at: bottom}
+      # the front item, when there is one: none at first, some later
+      - move: {from: "shelf['left']", to: lost, face: down}
+      - move: {from: "shelf['left']", to: "shelf['right']", at: bottom}
 scoring:
   score: "wealth[player]"
 """

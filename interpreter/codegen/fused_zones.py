@@ -282,20 +282,35 @@ class ZonesAndEffects:
         self.temps += 1
         n = self.temps
         moved, dst = f"_mv{n}", f"_dst{n}"
+        if a["items"] is None and a["count"] is None and a["from"] is not None and \
+                self.rs.zones[_zone_name(a["from"])].kind != "bag":
+            return self.front_moved(a, env, moved, f"_src{n}", dst)
         lines, one = self.taken(a, env, moved, f"_src{n}")
         lines.append(f"{dst} = {self.place(a['to'], env)}")
         if one:
             lines.append(f"{dst}.insert(0, {moved})" if a["at"] == "top" else f"{dst}.append({moved})")
         else:
             lines.append(f"{dst}[0:0] = {moved}" if a["at"] == "top" else f"{dst}.extend({moved})")
-        face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
-        # Where a moved item went, for a later move without `from` to look first.
-        each = [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
-                f"if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
+        each = self.arrived(a, dst)
         if one:
             return lines + [f"_it = {moved}", *each]
         return lines + [f"for _it in {moved}:", *("    " + x for x in each)]
+
+    def front_moved(self, a, env, moved: str, src: str, dst: str) -> list[str]:
+        """A move of the one item at the front of `from` (no items, no count): taken by
+        `pop`, if there is one; both places are worked out first, as the reference does."""
+        return [f"{src} = {self.place(a['from'], env)}", f"{dst} = {self.place(a['to'], env)}", f"if {src}:",
+                f"    _it = {moved} = {src}.pop(0)",
+                f"    {dst}.insert(0, {moved})" if a["at"] == "top" else f"    {dst}.append({moved})",
+                *("    " + x for x in self.arrived(a, dst))]
+
+    def arrived(self, a, dst: str) -> list[str]:
+        """For the moved item `_it`: where it went, for a later move without `from` to look
+        first, and the face of its new place (or the move's), written where it differs."""
+        face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
+        return [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
+                f"if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
+                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
 
     def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
