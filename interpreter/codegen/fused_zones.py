@@ -308,9 +308,11 @@ class ZonesAndEffects:
         """For the moved item `_it`: where it went, for a later move without `from` to look
         first, and the face of its new place (or the move's), written where it differs."""
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
+        shared = f"_fz_FACES[{face!r}]"  # an item whose only property is its face holds the shared one
         return [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
-                f"if (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp else _fz_FACES[{face!r}]"]
+                f"if _pp is not {shared} and (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
+                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) "
+                f"else {shared}"]
 
     def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
