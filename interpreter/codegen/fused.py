@@ -280,7 +280,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return [f"order = {order}", f"L[{p.var!r}] = (order, 0, 0)", f"pc = {p.next}", "if not order:",
                     f"    del L[{p.var!r}]", f"    pc = {self.rules.points[p.next].next}"]
         if p.code == SIM_START and p.source is None:  # every player, in seat order
-            return ["state.pending = tuple(range(ctx.player_count))", f"pc = {p.next}"]
+            everyone = "tuple(range(ctx.player_count))" if self.players is None else repr(tuple(range(self.players)))
+            return [f"state.pending = {everyone}", f"pc = {p.next}"]
         if p.source is None or p.code not in (BRANCH, ASSIGN, CHANCE, EXEC):
             return super().point(p)
         env = self.flow_env()

@@ -362,7 +362,8 @@ class ZonesAndEffects:
         face = a["face"]
         new = repr(face) if face else "('up' if (_pp['face'] if _pp and 'face' in _pp else 'up') == 'down' else 'down')"
         return [f"for _it in {self.items_value(a['items'], env)}:", "    _pp = P.get(_it.id)",
-                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp else _fz_FACES[{new}]"]
+                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) "
+                f"else _fz_FACES[{new}]"]
 
     # -- flow points that read the state ---------------------------------------------------
     def local_types(self) -> dict[str, str]:
