@@ -10,14 +10,16 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 
 
-def state_reads(expr, rs) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-    """(variables, zones, reads item properties?) read by `expr`, through definitions."""
+def state_reads(expr, rs, others: set | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """(variables, zones, reads item properties?) read by `expr`, through definitions.
+    Into `others`, when given, go the other names it reads (a flow local, `options`),
+    not a definition's own parameters."""
     variables, zones, props = set(), set(), False
     constant = constant_members(rs)
     seen: set = set()
-    todo = [expr]
+    todo = [(expr, frozenset())]
     while todo:
-        node = todo.pop()
+        node, params = todo.pop()
         called = set()
         for n in A.walk(node):
             if isinstance(n, A.Member) and n.name not in constant:
@@ -29,9 +31,12 @@ def state_reads(expr, rs) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
                 variables.add(name)
             elif name in rs.zones:
                 zones.add(name)
-            elif name in rs.defines and name not in seen:
-                seen.add(name)
-                todo.append(rs.defines[name].expr)
+            elif name in rs.defines:
+                if name not in seen:
+                    seen.add(name)
+                    todo.append((rs.defines[name].expr, frozenset(rs.defines[name].params)))
+            elif others is not None and name not in params and name not in called:
+                others.add(name)
     return tuple(sorted(variables)), tuple(sorted(zones)), props
 
 

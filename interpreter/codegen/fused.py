@@ -286,11 +286,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return super().point(p)
         env = self.flow_env()
         if p.code == BRANCH:
-            if self.has_quantifier(p.source, set(env)):  # written as loops first, as a listing's tests are
-                self.temps += 1
-                flag = f"_b{self.temps}"
-                return self.condition(p.source, env, flag, 0) + [f"pc = {p.next} if {flag} else {p.alt}"]
-            return [f"pc = {p.next} if {self.truth(p.source, env)} else {p.alt}"]
+            before, test = self.tested(p.source, env)
+            return before + [f"pc = {p.next} if {test} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
             return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}",
@@ -696,6 +693,15 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if self.looped_quantifier(node, env):
                 return self.quantifier(node.func, node.args[0], env, flag, depth)
         return [f"{flag} = {self.truth_in(node, env, depth)}"]
+
+    def tested(self, cond, env) -> tuple[list[str], str]:
+        """(statements, test) for a condition: one with `any`/`all` in it is written as
+        loops first (`condition`), which run faster than generators."""
+        if not self.has_quantifier(cond, set(env)):
+            return [], self.truth(cond, env)
+        self.temps += 1
+        flag = f"_r{self.temps}"
+        return self.condition(cond, env, flag, 0), flag
 
     def quantifier(self, func: str, gen, env, flag: str, depth: int) -> list[str]:
         """`any`/`all` over a generator as loops (one per `for` clause, an `if` per filter)

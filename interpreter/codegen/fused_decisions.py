@@ -175,11 +175,8 @@ class Decisions:
     def test_lines(self, indent: str, cond, env) -> list[str]:
         """`if cond:` (its body to follow, one level in).  A test with `any`/`all` in it is
         written as statements first (`condition`): loops run faster than generators."""
-        if not self.has_quantifier(cond, set(env)):
-            return [f"{indent}if {self.truth(cond, env)}:"]
-        self.temps += 1
-        flag = f"_r{self.temps}"
-        return [indent + x for x in self.condition(cond, env, flag, 0)] + [f"{indent}if {flag}:"]
+        before, test = self.tested(cond, env)
+        return [indent + x for x in before] + [f"{indent}if {test}:"]
 
     def has_quantifier(self, node, bound: set, depth: int = 0) -> bool:
         """Whether `condition` writes `node` with a loop (an `any`/`all` it reaches through

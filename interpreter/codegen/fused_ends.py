@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 
-from ..invariant_deps import constant_members
+from ..invariant_deps import state_reads
 
 
 class EndRules:
@@ -42,23 +42,11 @@ class EndRules:
         """The variables and zones `expr` reads (`#props` for item properties), through
         definitions; None when it reads any other name (a flow local may change between
         blocks)."""
-        constant, found, seen = constant_members(self.rs), set(), set()
-        todo = [(expr, frozenset())]
-        while todo:
-            node, params = todo.pop()
-            for n in A.walk(node):
-                if isinstance(n, A.Member) and n.name not in constant:
-                    found.add("#props")
-                called = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
-                if called in self.rs.defines and called not in params and called not in seen:
-                    seen.add(called)
-                    todo.append((self.rs.defines[called].expr, frozenset(self.rs.defines[called].params)))
-            for name in A.names_read(node) - params - {"options"}:
-                if name in self.rs.variables or name in self.rs.zones:
-                    found.add(name)
-                elif name not in self.rs.defines:
-                    return None
-        return found
+        others: set = set()
+        variables, zones, props = state_reads(expr, self.rs, others)
+        if others - {"options"}:
+            return None
+        return {*variables, *zones, *(("#props",) if props else ())}
 
     def decision_writes(self, p) -> set | None:
         """What a move at decision `p` may write: its costs' variables and its effects'."""
