@@ -59,6 +59,7 @@ class Game:
         # Analysis tools set this to stop there instead and branch over the outcomes.
         self.explicit_chance = False
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
+        self._within = None  # while trying a move for `then_required`: the points its walk may visit
         self.kernel_fallbacks = 0  # playouts and walks the kernel handed back to the loop (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
@@ -404,12 +405,14 @@ class Game:
         """For `then_required`: does playing `move` lead to a decision of its own `then`
         steps?  Paying for a follow-up that cannot happen would only waste the price."""
         point = self.rules.points[state.pc]
+        then = point.then_points.get(move.action, frozenset())
         hook, self.on_skip = self.on_skip, None  # a trial, not play: analysis hooks stay quiet
+        within, self._within = self._within, then  # the walk stops where it leaves the `then` steps
         try:
             after = self._play(state, move)
         finally:
-            self.on_skip = hook
-        return not after.over and after.pc in point.then_points.get(move.action, ())
+            self.on_skip, self._within = hook, within
+        return not after.over and after.pc in then
 
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
         """Play a move.  A text may name items by id even where its mover would use a
@@ -600,14 +603,14 @@ class Game:
         is then reset to what a fresh one would be.  Points are dispatched on their
         small-int `code`, most frequent first; the bookkeeping of `for`, `turns` and
         `times` loops is done here inline, as the functions of those points would."""
-        points = self.rules.points
+        points, within = self.rules.points, self._within
         if ctx is None:
             ctx = Ctx(self, state)
         else:
             ctx.bindings = state.locals.copy()
             ctx.cost = ctx.trigger_depth = ctx.event_depth = ctx.call_depth = 0
         for _ in range(STEP_LIMIT):
-            if state.over:
+            if state.over or (within is not None and state.pc not in within):
                 return
             point = points[state.pc]
             code = point.code

@@ -106,3 +106,34 @@ def playout_errors(path: str, seed: int) -> dict:
         pass
     errors["fallbacks"] = compiled.kernel_fallbacks
     return errors
+
+
+# Outside the fused tier four times over (tests/test_fused.py, `meeple compile`): a map of
+# lists, a list of lists, an action whose follow-up steps must be possible
+# (`then_required`) that has a cost, and who decides at a simultaneous step read from a
+# variable.
+FOUR_REASONS = """
+game: {name: four-reasons, players: 2}
+variables:
+  stock: {type: "map[str, list[int]]", initial: "{'a': [1]}"}
+  names: {type: "list[list[str]]", initial: "[]"}
+  coins: {per: player, type: int, initial: 3, min: 0}
+  first: {type: int, initial: 0}
+flow:
+  - loop:
+      - choose: [buy]
+      - simultaneous: [rest]
+        players: "[first]"
+    while: "coins[0] + coins[1] > 0"
+actions:
+  buy:
+    rule: "buy"
+    cost: {"coins[player]": 1}
+    effects: []
+    then_required: true
+    then:
+      - choose: [rest]
+  rest:
+    rule: "rest"
+    effects: []
+"""

@@ -17,6 +17,7 @@ from meeple.cli import main as cli
 from meeple.interpreter import load_game as real_load_game, load_rules as real_load_rules
 from meeple.interpreter import playthrough
 from meeple.interpreter.loading import DEFAULT_BACKEND
+from ruleset_support import FOUR_REASONS, write_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,14 +39,15 @@ def test_compile_writes_the_generated_module_to_stdout():
     ast.parse(r.stdout)  # readable Python, as an author opens it
 
 
-def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier():
-    r = meeple("compile", "freyas-folly")
+def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier(tmp_path):
+    r = meeple("compile", write_ruleset(tmp_path, FOUR_REASONS, "four-reasons"))
     assert r.returncode == 0, r.stderr
     assert "\ndef PLAYOUT(game, state, below, limit, played, drawn):" in r.stdout
     # What keeps it out of the fused tier, every piece, before the first function.
     note = r.stdout[:r.stdout.index("\ndef ")]
     assert "# Random playouts: `def PLAYOUT` below" in note
-    assert "#   - action 'buy_extra' has `then_required`" in note
+    assert "#   - variable 'stock' of type map[str, list[int]]" in note
+    assert "#   - action 'buy' has `then_required` and a cost" in note  # every reason, in order
 
 
 def test_compile_shows_the_definitions_the_move_by_move_path_keeps():

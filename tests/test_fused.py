@@ -16,7 +16,7 @@ from meeple.interpreter.context import RuleError
 from meeple.interpreter.codegen.fused import unsupported
 from meeple.interpreter.codegen.kernel import KernelStop
 
-from ruleset_support import playout_errors, write_ruleset
+from ruleset_support import FOUR_REASONS, playout_errors, write_ruleset
 
 INSIDE = ("tic-tac-toe", "nim", "connect-four", "goofspiel", "examples/high-card", "treasure-hunter")
 
@@ -33,42 +33,11 @@ def test_the_small_games_run_in_the_fused_tier(name):
     assert run.__name__ == "FUSED"
 
 
-@pytest.mark.parametrize("name,why", [("freyas-folly", "action 'buy_extra' has `then_required`")])
-def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(name, why):
-    game = load_game(name, backend="compiled")
-    assert unsupported(game.rules) == why
+def test_a_ruleset_outside_the_tier_says_why_and_keeps_the_kernel(tmp_path):
+    game = load_game(write_ruleset(tmp_path, FOUR_REASONS, "four-reasons"), backend="compiled")
+    assert unsupported(game.rules) == "variable 'stock' of type map[str, list[int]]"
     run, _ = game.rules.playout_kernel(False)
     assert run.__name__ == "PLAYOUT"
-
-
-# Outside the tier four times over: a map of lists, a list of lists, an action whose
-# follow-up steps must be possible (`then_required`), and who decides at a simultaneous
-# step read from a variable.
-FOUR_REASONS = """
-game: {name: four-reasons, players: 2}
-variables:
-  stock: {type: "map[str, list[int]]", initial: "{'a': [1]}"}
-  names: {type: "list[list[str]]", initial: "[]"}
-  coins: {per: player, type: int, initial: 3, min: 0}
-  first: {type: int, initial: 0}
-flow:
-  - loop:
-      - choose: [buy]
-      - simultaneous: [rest]
-        players: "[first]"
-    while: "coins[0] + coins[1] > 0"
-actions:
-  buy:
-    rule: "buy"
-    cost: {"coins[player]": 1}
-    effects: []
-    then_required: true
-    then:
-      - choose: [rest]
-  rest:
-    rule: "rest"
-    effects: []
-"""
 
 
 def test_every_reason_a_ruleset_is_outside_the_tier_is_listed(tmp_path):
@@ -455,17 +424,61 @@ scoring:
 """
 
 
+# `then_required`: an extra action offered only when its follow-up has a move, after its
+# effects (which the follow-up's requirements read) and through an `if` step that reads
+# the move's value and a variable the effects may change.
+TOKENS = """
+game: {name: tokens, players: {min: 2, max: 3}}
+variables:
+  tokens: {per: player, type: int, initial: 3, min: 0}
+  energy: {per: player, type: int, initial: 2, min: 0}
+  pool: {type: int, initial: 6, min: 0}
+  rounds: {type: int, initial: 0}
+  mode: {type: str, initial: "'calm'"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [extra, work, rest]
+      - effects: ["rounds += 1"]
+    while: "rounds < 12"
+actions:
+  extra:
+    then_required: true
+    params: {n: "[1, 2, 3]"}
+    require: ["tokens[player] >= 1"]
+    effects: ["tokens[player] -= 1", "energy[player] -= min(n, energy[player])",
+              "pool -= 1 if pool > 0 else 0", "mode = 'busy' if n == 2 and pool % 2 == 0 else mode"]
+    then:
+      - if: "n < 3 or mode == 'calm'"
+        then:
+          - choose: [work, dig]
+  work:
+    params: {k: "range(1, 3)"}
+    require: ["energy[player] >= k"]
+    effects: ["energy[player] -= k", "pool += k"]
+  dig:
+    require: ["pool >= 5 and energy[player] == 0 and mode == 'calm'"]
+    effects: ["pool -= 5", "tokens[player] += 1"]
+  rest:
+    effects: ["energy[player] += 1", "mode = 'busy' if energy[player] % 2 == 1 else 'calm'"]
+scoring:
+  score: "tokens[player] + energy[player]"
+"""
+
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
-                                            ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False)])
+                                            ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
+                                            ("tokens", 6, True)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
     KEPT (parts of tests kept across a listing, counts over constants), WORKSHOP (item
-    properties) and RELAY (who decides, read from the state)."""
+    properties), RELAY (who decides, read from the state) and TOKENS (`then_required`)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
-            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY}[name]
+            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 
@@ -530,11 +543,13 @@ def test_a_cost_paid_from_anything_but_an_int_variable_keeps_the_kernel(tmp_path
 
 
 @pytest.mark.parametrize("name,players", [("zavandor", 2), ("zavandor", 3), ("zavandor", 4), ("valdora", 3),
-                                          ("valdora", 4)])
+                                          ("valdora", 4), ("freyas-folly", 3), ("freyas-folly", 4),
+                                          ("freyas-folly", 5)])
 def test_a_rulebook_game_plays_in_the_fused_tier_as_the_loop_plays_it(name, players):
     """Rulebook games in the tier (maps per player and per key, lists, map and list
     fields, board attributes, costs, `then` steps, an event trigger, sided cards,
-    remembered definitions): a few long games, whole and cut."""
+    remembered definitions; freyas-folly: `then_required`, a board walk, map properties,
+    lists of lists): a few long games, whole and cut."""
     game = load_game(name, players, backend="compiled")
     assert game.rules.playout_tier() == "fused"
     _fused_matches_the_loop(game, (40, 81, 125), cut=97)  # cut after 40, 81 and 28 moves

@@ -61,6 +61,9 @@ _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int", "within": "list:str"}
+# Library functions of a board and their arguments alone, whose arguments change during
+# a game (so nothing is kept): name -> the argument types after the board's name, the result.
+_BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
 
 
 def unsupported(rules) -> str | None:
@@ -164,8 +167,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             elif p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
                 found.append("a simultaneous decision that may be passed")
         for action in rs.actions.values():
-            if action.then_required:  # each candidate tried on a copy of the state
-                found.append(f"action '{action.name}' has `then_required`")
+            if action.then_required:  # each candidate's effects tried on the locals, and undone
+                why = self.then_required_reason(action)
+                if why is not None:
+                    found.append(why)
         note(self.check_definitions)
         note(self.check_flow_reads)
         return list(dict.fromkeys(found))  # each once, in the order met
@@ -655,6 +660,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def write_checks(decl, t: str) -> list[str]:
         """A write keeps the variable's declared type, bounds and choices (store.check_bounds)."""
         lines = []  # its type is the expression's, which the writer checked against the declaration
+        if t.startswith("dict:"):  # a map written whole: its entries are not checked (store.check_bounds)
+            return lines
         if t == "int":
             for bound, op in ((decl.min, "<"), (decl.max, ">")):
                 if bound is not None:
@@ -801,8 +808,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             index, it = e(node.index)
             if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
                 return f"{obj}[{index}]", ot[5:]
-            if not ot.startswith("list:") or it != "int":
+            if not (ot.startswith("list:") or ot == "str") or it != "int":  # out of range: the loop reports
                 raise Unsupported("an index into something other than a list")
+            if ot == "str":
+                return f"{obj}[{index}]", "str"
             return f"{obj}[{index}]", ot[5:]
         if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name == "options" \
                 and "options" not in env and node.name in self.rs.game.options:
@@ -841,17 +850,18 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if isinstance(node, A.Cond):
             c, ct = e(node.test)
             (a, at), (b, bt) = self.either(node.then, node.orelse, env, depth)
-            if ct != "bool" or at != bt:
+            t = _unified(at, bt)
+            if ct != "bool" or t is None:
                 raise Unsupported("a conditional of mixed types")
-            return f"({a} if {c} else {b})", at
+            return f"({a} if {c} else {b})", t
         if isinstance(node, A.Call):
             return self.call(node, env, depth)
         if isinstance(node, A.ListLit):
             items = [e(x) for x in node.items]
-            kinds = {t for _, t in items}
-            if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS + ("item",):
-                raise Unsupported("a list of mixed or no types")
-            return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + kinds.pop()
+            t = _unified(*(t for _, t in items)) if items else "?"  # `[]`: a list of what it meets
+            if t is None or not (t in _SCALARS + ("item", "?") or t.startswith("list:")):
+                raise Unsupported("a list of mixed types")
+            return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + t
         if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
             return self.comprehension(node, env, depth)
         if isinstance(node, A.MapLit) and node.entries and \
@@ -878,8 +888,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if _within_limit(self.int_range(node, env)):
                 return f"({l} {op} {r})", "int"
             return self.checked(f"{l} {op} {r}"), "int"
-        if op == "+" and lt == rt and lt.startswith("list:"):
-            return f"[*{l}, *{r}]", lt
+        if op == "+" and lt.startswith("list:") and (_unified(lt, rt) or "").startswith("list:"):
+            return f"[*{l}, *{r}]", _unified(lt, rt)
         if op == "+" and lt == rt == "str":  # within the language's longest string
             if self.in_iterable:
                 return f"_short({l} + {r})", "str"
@@ -971,9 +981,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 return f"(({parts[0][0]} + {step}) % ctx.player_count)", "int"
         if f == "concat" and args:
             parts = [e(a) for a in args]
-            kinds = {t for _, t in parts}
-            if len(kinds) == 1 and next(iter(kinds)).startswith("list:"):
-                return "[" + ", ".join(f"*{x}" for x, _ in parts) + "]", kinds.pop()
+            t = _unified(*(t for _, t in parts))
+            if t is not None and t.startswith("list:"):
+                return "[" + ", ".join(f"*{x}" for x, _ in parts) + "]", t
         if f == "index_of" and len(args) == 2:
             (xs, xt), (v, vt) = e(args[0]), e(args[1])
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # the language's equality, for one type
@@ -1016,6 +1026,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "int":  # the first of the largest (smallest), as the library picks
                     return f"{f[:3]}({seq}, key=lambda {local}: {body})", st[5:]
+        if f == "count_if" and len(args) == 2 and isinstance(args[1], A.Lambda):
+            seq, st = e(args[0])
+            if st.startswith("list:"):
+                self.temps += 1
+                local = f"l{self.temps}_{args[1].param}"
+                body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                if bt == "bool":
+                    return f"sum(1 for {local} in {seq} if {body})", "int"
         if f == "top" and len(args) == 1:
             f = "first"
         if f in ("first", "last") and len(args) == 1:
@@ -1052,6 +1070,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             call = ", ".join(c if c is not None else next(given) for c in shape)
             impl = self.module.library_function(f)
             return f"({site}.get({key}) or _memo_site({site}, {key}, {impl}(ctx, {call})))", _CALLED[f]
+        if f in _BOARD_WALKS and len(args) == 1 + len(_BOARD_WALKS[f][0]) and isinstance(args[0], A.Const):
+            wanted, result = _BOARD_WALKS[f]
+            parts = [e(a) for a in args[1:]]
+            if [t for _, t in parts] == list(wanted):  # the library walks the board and charges for it
+                impl = self.module.library_function(f)
+                return f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})", result
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1301,22 +1325,40 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         clauses = []
         for clause in given:
             if isinstance(clause, A.For):
-                if len(clause.names) != 1:
-                    raise Unsupported("a loop over pairs")
+                pairs = self.map_pairs(clause, inner, depth)
                 self.in_iterable += 1
                 try:
-                    seq, t = self.expr(clause.iter, inner, depth + 1)
+                    seq, t = pairs[:2] if pairs else self.expr(clause.iter, inner, depth + 1)
                 finally:
                     self.in_iterable -= 1
                 if not t.startswith("list:"):
                     raise Unsupported("a loop over something other than a list")
                 self.temps += 1
-                local = f"c{self.temps}_{clause.names[0]}"
-                inner[clause.names[0]] = (local, t[5:])
-                clauses.append(f"for {local} in {seq}")
+                if len(clause.names) == 1:
+                    local = f"c{self.temps}_{clause.names[0]}"
+                    inner[clause.names[0]] = (local, t[5:])
+                    clauses.append(f"for {local} in {seq}")
+                    continue
+                types = pairs[2] if pairs else [t[10:]] * len(clause.names) if t.startswith("list:list:") else None
+                if types is None:
+                    raise Unsupported("a loop that unpacks something other than lists")
+                # a list of the wrong length: Python raises, the loop reports the language's error
+                names = [f"c{self.temps}_{n}" for n in clause.names]
+                inner.update((n, (x, et)) for n, x, et in zip(clause.names, names, types))
+                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {seq}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
+
+    def map_pairs(self, clause, env, depth):
+        """`for k, v in items(m)` over a map: (its pairs' source, a list type, the names' types)."""
+        it = clause.iter
+        if len(clause.names) != 2 or not (isinstance(it, A.Call) and it.func == "items" and len(it.args) == 1):
+            return None
+        m, mt = self.expr(it.args[0], env, depth + 1)
+        if not mt.startswith("dict:"):
+            return None
+        return f"{m}.items()", "list:pair", ["str", mt[5:]]
 
     def prop_read(self, obj: str, name: str) -> str:
         """An item's property in line (`obj` a name): the value the state holds, else the
@@ -1371,6 +1413,28 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if t != "bool":
             raise Unsupported("a condition that is not bool")
         return text
+
+
+def _unified(*types: str) -> str | None:
+    """The one type values of `types` share, or None: an empty list (`list:?`) takes the
+    type of a list it meets, at any depth (`[[]]` beside `[['a']]`)."""
+    found = types[0]
+    for t in types[1:]:
+        found = _unify(found, t)
+        if found is None:
+            return None
+    return found
+
+
+def _unify(a: str, b: str) -> str | None:
+    if a == b or b == "?":
+        return a
+    if a == "?":
+        return b
+    if a.startswith("list:") and b.startswith("list:"):
+        inner = _unify(a[5:], b[5:])
+        return None if inner is None else "list:" + inner
+    return None
 
 
 def _plain(text: str) -> bool:

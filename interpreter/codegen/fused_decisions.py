@@ -9,6 +9,7 @@ import dataclasses
 
 from meeple.dsl import expr_ast as A
 
+from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
 from .fused_zones import Unsupported, filter_of as _filter_of
 
@@ -30,7 +31,8 @@ class Decisions:
             return self.pick_directly(p, actions[0], *plain)
         listing, kept = [], _Kept(actions)  # parts kept while the moves are listed (kept_parts)
         for tag, action in enumerate(actions):
-            listing += self.listing(action, None if single else tag, kept, together)
+            trial = self.then_trial(p, action) if action.then_required and p.kind == "choose" else None
+            listing += self.listing(action, None if single else tag, kept, together, trial=trial)
         listing = [f"{name} = None" for name in kept.names.get(-1, ())] + listing
         if together:
             lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
@@ -121,9 +123,11 @@ class Decisions:
             lines.append(f"pc = {p.cont[action.name]}")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
 
-    def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False) -> list[str]:
+    def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False, into: str = "out",
+                trial=None) -> list[str]:
         """Nested loops over the parameters' choices, each requirement tested as soon as
-        the parameters it reads are bound (the reference's order of moves)."""
+        the parameters it reads are bound (the reference's order of moves); each move
+        appended to the list `into`, or only when `trial` (then_trial) passes it."""
         decl = action
         levels = requirement_levels(decl.params, [c.cond for c in decl.require])
         env = {"player": ("p", "int")}
@@ -159,18 +163,95 @@ class Decisions:
         for test in self.affordable(decl, env):
             lines.append(f"{indent}if {test}:")
             indent += "    "
+        if trial is not None:
+            lines += [indent + x for x in trial(env)] + [f"{indent}if _ok:"]
+            indent += "    "
         names = [f"a_{name}" for name, _, _ in decl.params]
         if with_player:
             names = ["p", *names] if tag is None else ["p", str(tag), *names]
-            lines.append(f"{indent}out.append(({''.join(n + ', ' for n in names)}))")
+            lines.append(f"{indent}{into}.append(({''.join(n + ', ' for n in names)}))")
             return lines
         if tag is None:  # the decision's only action: its values alone (one value bare)
             item = names[0] if len(names) == 1 else "(" + "".join(n + ", " for n in names) + ")"
             item = item if names else "()"
         else:
             item = f"({tag}, {''.join(n + ', ' for n in names)})"
-        lines.append(f"{indent}out.append({item})")
+        lines.append(f"{indent}{into}.append({item})")
         return lines
+
+    # -- then_required: a move offered only if its `then` steps reach a decision --------------
+    def then_trial(self, p, action):
+        """For an action with `then_required` at decision `p`: a function of the listing's
+        names giving the lines that set `_ok` to whether the move, played, reaches a
+        decision of its own `then` steps (Game.reaches_then).  The effects are played on
+        the tier's locals and undone: only variables held whole or one per player may be
+        written, and no end rule may end the game at once on them."""
+        why = self.then_required_reason(action)
+        if why is not None:
+            raise Unsupported(why)
+        # a list of values per player is copied and written back in place; a global value
+        # is replaced on every write, in the state's variables too
+        saved = [(f"v_{n}[:]", f"v_{n}[:]") if self.types[n].startswith(("pmap:", "pmapd:", "plist:")) else
+                 (f"v_{n}", f"v_{n} = V[{n!r}]") for n in sorted(self.effect_writes(action.effects))]
+        names = [name for name, _, _ in action.params]
+        local = ("player", *names)
+        then = p.then_points[action.name]
+
+        def trial(env) -> list[str]:
+            keep = [f"_tv{j} = {held}" for j, (held, _) in enumerate(saved)]
+            back = [f"{place} = _tv{j}" for j, (_, place) in enumerate(saved)]
+            flow = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in local)
+            return ["_tc = _cost", *keep, f"_tl = ({flow})", *self.effect_block(action.effects, env),
+                    "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names),
+                    *self.reaching(p.cont[action.name], then, set(names), 0),
+                    *back, "for _e in _tl:", "    if len(_e) == 2:", "        L[_e[0]] = _e[1]",
+                    "    else:", "        L.pop(_e[0], None)", "_cost = _tc"]
+        return trial
+
+    def then_required_reason(self, action) -> str | None:
+        """Why the tier cannot try `action`'s `then_required` on its own locals, or None."""
+        writes = self.effect_writes(action.effects)
+        if action.cost:
+            return f"action '{action.name}' has `then_required` and a cost"
+        if writes is None or any(not (self.types.get(n, "") in ("int", "bool", "str", "item") or
+                                      self.types.get(n, "").startswith(("gmap:", "glist:", "pmap:", "pmapd:", "plist:")))
+                                 for n in writes):
+            return f"action '{action.name}' has `then_required` and writes more than variables held whole"
+        for rule, (reads, _) in zip(self.rs.end, getattr(self, "end_rules", ())):
+            if rule.after == "now" and (reads is None or reads & writes):
+                return f"action '{action.name}' has `then_required` and an end rule reads what it writes"
+        return None
+
+    def reaching(self, pc: int, then: frozenset, taken: set, depth: int) -> list[str]:
+        """Lines setting `_ok`: does the flow from `pc` stop at a decision among `then`
+        with a move to make (the mover's own), going through `if` steps?"""
+        point = self.rules.points[pc]
+        if pc not in then:
+            return ["_ok = False"]
+        if depth > 8:
+            raise Unsupported("`then_required` over a long chain of steps")
+        if point.code == BRANCH and point.source is not None:
+            before, test = self.tested(point.source, self.flow_env())
+            return [*before, f"if {test}:", *("    " + x for x in self.reaching(point.next, then, taken, depth + 1)),
+                    "else:", *("    " + x for x in self.reaching(point.alt, then, taken, depth + 1))]
+        if point.code != DECIDE or point.kind != "choose" or point.player_var != "player":
+            raise Unsupported(f"`then_required` reaching a step '{point.op}'")
+        if point.allow_pass:
+            return ["_ok = True"]
+        actions = [self.rs.actions[n] for n in point.actions]
+        if any(a.then_required for a in actions) or taken & {n for a in actions for n, _, _ in a.params}:
+            raise Unsupported("`then_required` reaching a decision that shares its names")
+        # Only whether there is a move counts: the actions with fewer parameters are listed
+        # first, and the listing stops after the first action that has one.
+        kept, lines, indent = _Kept(actions), [], ""
+        for tag, a in sorted(enumerate(actions), key=lambda x: len(x[1].params)):
+            if lines:
+                lines.append(f"{indent}if not _tout:")
+                indent += "    "
+            lines += [indent + x for x in self.listing(a, tag, kept, into="_tout")]
+        lines = ["_tout = []", *(f"{name} = None" for name in kept.names.get(-1, ())), *lines]
+        return [*lines, "if _tout:", "    _ok = True", "else:",
+                *("    " + x for x in self.reaching(point.next, then, taken, depth + 1))]
 
     def test_lines(self, indent: str, cond, env) -> list[str]:
         """`if cond:` (its body to follow, one level in).  A test with `any`/`all` in it is

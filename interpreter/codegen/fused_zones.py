@@ -75,8 +75,8 @@ class ZonesAndEffects:
 
     def prop_type(self, name: str) -> str:
         """The type of an item property: the same scalar in every kind declaring it."""
-        types = {getattr(k.props[name].type, "name", None) for k in self.rs.components.values() if name in k.props}
-        if len(types) != 1 or next(iter(types)) not in ("int", "str", "bool"):
+        types = {_prop_type(k.props[name].type) for k in self.rs.components.values() if name in k.props}
+        if len(types) != 1 or None in types:
             raise Unsupported(f"the property '{name}'")
         return types.pop()
 
@@ -412,6 +412,17 @@ class ZonesAndEffects:
         for name, t in self.locals.items():
             lines += [f"if {name!r} in L and not ({type_test(f'L[{name!r}]', t)}):", "    raise _KernelStop()"]
         return lines
+
+
+def _prop_type(t) -> str | None:
+    """The writer's type of a property declared `t`: a scalar, or a map of texts to one
+    scalar type, held whole (a dict, replaced on every write)."""
+    name = getattr(t, "name", None)
+    if name in ("int", "str", "bool"):
+        return name
+    if name == "map" and len(t.args) == 2 and t.args[0].name == "str" and t.args[1].name in ("int", "str", "bool"):
+        return "dict:" + t.args[1].name
+    return None
 
 
 def type_test(text: str, t: str, depth: int = 0) -> str:
