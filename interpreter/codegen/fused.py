@@ -23,6 +23,7 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 """
 from __future__ import annotations
 
+import collections
 import random
 
 from meeple.dsl import expr_ast as A
@@ -62,7 +63,9 @@ _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int", "within": "list:str"}
 # Library functions of a board and their arguments alone, whose arguments change during
-# a game (so nothing is kept): name -> the argument types after the board's name, the result.
+# a game: name -> the argument types after the board's name, the result.  Each value is
+# kept per game by the values of its arguments (a listing asks for the same walk for
+# many candidates; a state comes back in later turns and games).
 _BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
 
 
@@ -1073,9 +1076,20 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if f in _BOARD_WALKS and len(args) == 1 + len(_BOARD_WALKS[f][0]) and isinstance(args[0], A.Const):
             wanted, result = _BOARD_WALKS[f]
             parts = [e(a) for a in args[1:]]
-            if [t for _, t in parts] == list(wanted):  # the library walks the board and charges for it
+            if [t for _, t in parts] == list(wanted):  # the library walks the board
                 impl = self.module.library_function(f)
-                return f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})", result
+                site = self.sites.setdefault((f, (repr(args[0].value),)), f"s_{len(self.sites)}")
+                key = "(" + "".join((f"tuple({x})" if t.startswith("list:") else x) + ", " for x, t in parts) + ")"
+                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})"
+                if self.in_iterable:  # no `:=` there: worked out by a call when missing
+                    return f"_fz_memo({site}, {key}, lambda: {call})", result
+                self.temps += 1
+                got, k, n = f"_mv{self.temps}", f"_mk{self.temps}", self.temps
+                key = "(" + "".join((f"tuple(_b{n}_{j} := {x})" if t.startswith("list:") else f"(_b{n}_{j} := {x})") + ", "
+                                    for j, (x, t) in enumerate(parts)) + ")"  # each argument worked out once
+                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(f'_b{n}_{j}' for j in range(len(parts)))})"
+                return (f"({got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
+                        f"else _fz_remember({site}, {k}, {call}))"), result
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1214,14 +1228,17 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     self.in_iterable -= 1
             inner[p] = (f"({x})", t)
         # An argument that is more than a name or a constant is worked out once, first, as
-        # the reference works out a call's arguments (where Python allows `:=`).
-        bound = []
-        if not self.in_iterable:
-            for p, (x, t) in list(inner.items()):
-                if not _plain(x):
-                    self.temps += 1
+        # the reference works out a call's arguments: bound with `:=`, or, in a
+        # comprehension's iterable (where Python forbids `:=`), passed to a lambda of the body.
+        bound, passed = [], []
+        for p, (x, t) in list(inner.items()):
+            if not _plain(x):
+                self.temps += 1
+                if self.in_iterable:  # no `:=` there: the body becomes a lambda called with it
+                    passed.append((f"_a{self.temps}", x))
+                else:
                     bound.append(f"(_a{self.temps} := {x})")
-                    inner[p] = (f"_a{self.temps}", t)
+                inner[p] = (f"_a{self.temps}", t)
         # Names of the caller's comprehension variables stay visible to nothing in the body.
         scope = {k: v for k, v in env.items() if k == "player"} | inner
         key = self.remembered_by(name, scope)
@@ -1236,6 +1253,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 got, k = f"_mv{self.temps}", f"_mk{self.temps}"
                 body = (f"({got} if ({got} := {memo}.get(({k} := {parts}), _MISSING)) is not _MISSING "
                         f"else _fz_remember({memo}, {k}, {body}))")
+        if passed:
+            body = f"(lambda {', '.join(n for n, _ in passed)}: {body})({', '.join(x for _, x in passed)})"
         return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
 
     def defined_as(self, node):
@@ -1256,18 +1275,23 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def remembered_by(self, name: str, scope: dict) -> list[str] | None:
         """What a definition's value depends on, as the parts of a key it is remembered by
         within the game, when remembering pays and is sound; else None.  It pays for a
-        definition that walks a list; it is sound when the value depends only on its
+        definition that walks a list (other than one it is given, where its key would hold
+        a map's entries: freyas-folly's `fits` walks a hand of up to four gems); it is sound when the value depends only on its
         arguments (and the player), the game, and variables of plain values (zones and
         item properties change in place here, so a definition reading them is worked out
         each time).  Every part is a value, not an identity: a map is keyed by its entries."""
         seen, todo, reads = {name}, [name], set()
         walks = names_player = False
+        walks_more = False  # walks something other than a list it is given
+        by_index = self.read_by_index(name)
         while todo:
             d = self.rs.defines[todo.pop()]
             for n in _walk(d.expr):
                 names_player = names_player or (isinstance(n, A.Name) and n.name == "player")
-                walks = walks or (isinstance(n, (A.ListComp, A.MapComp, A.Generator)) and
-                                  any(isinstance(c, A.For) and not self.short_constant(c.iter) for c in n.clauses))
+                if isinstance(n, (A.ListComp, A.MapComp, A.Generator)):
+                    looped = [c.iter for c in n.clauses if isinstance(c, A.For) and not self.short_constant(c.iter)]
+                    walks = walks or bool(looped)
+                    walks_more = walks_more or any(not _given(i, d.params) for i in looped)
                 if isinstance(n, A.Member) and n.name not in ("id", "kind") and \
                         any(n.name in k.props for k in self.rs.components.values()):
                     return None  # an item property
@@ -1285,6 +1309,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if not walks:
             return None
         parts = []
+        keyed_by_a_map = any(t.startswith("dict:") for _, t in scope.values()) or any(
+            self.types.get(v, "").startswith(("pmapd:", "gmap:", "kmapd:")) for v in reads)
+        if keyed_by_a_map and not walks_more:
+            return None  # walking a list it is given costs less than a key made of a map's entries
         for pname, (text, t) in scope.items():
             if pname == "player" and not names_player and pname not in self.rs.defines[name].params:
                 continue  # the caller's player, which the body never reads
@@ -1294,12 +1322,41 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             parts.append(part)
         for var in sorted(reads):
             t = self.types.get(var, "")
+            if t.startswith("pmapd:") and t[6:] in _SCALARS:  # one map per player: the one read, or each one
+                if var in by_index and by_index[var] in scope and scope[by_index[var]][1] == "int":
+                    parts.append(f"tuple(v_{var}[{self.natural(scope[by_index[var]][0])}].items())")
+                else:
+                    parts.append(f"tuple([tuple(_m.items()) for _m in v_{var}])")
+                continue
             part = _key_part(f"v_{var}", {"pmap:": "list:", "gmap:": "dict:"}.get(t[:5], "") + t[5:]
                              if t.startswith(("pmap:", "gmap:")) else t)
             if part is None:
                 return None
             parts.append(part)
         return parts
+
+    def read_by_index(self, name: str) -> dict:
+        """variable -> the parameter (or `player`) of definition `name` by which its body
+        alone reads it, every time (`supply[p]`), for the variables read only that way."""
+        d = self.rs.defines[name]
+        found, elsewhere, seen, todo = {}, set(), {name}, [name]
+        while todo:  # a variable a definition it calls reads is read some other way too
+            for n in _walk(self.rs.defines[todo.pop()].expr):
+                called = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
+                if called in self.rs.defines and called not in seen:
+                    seen.add(called)
+                    todo.append(called)
+        for other in seen - {name}:
+            elsewhere |= {n.name for n in _walk(self.rs.defines[other].expr) if isinstance(n, A.Name)}
+        indexed = [n for n in _walk(d.expr) if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and
+                   isinstance(n.index, A.Name) and n.index.name in (*d.params, "player")]
+        plain = collections.Counter(n.name for n in _walk(d.expr) if isinstance(n, A.Name))
+        for n in indexed:
+            var, by = n.obj.name, n.index.name
+            found.setdefault(var, set()).add(by)
+        return {var: next(iter(by)) for var, by in found.items()
+                if len(by) == 1 and var not in elsewhere and var in self.rs.variables and
+                plain[var] == sum(1 for n in indexed if n.obj.name == var)}
 
     def comprehension(self, node, env, depth, generator: bool = False) -> tuple[str, str]:
         if isinstance(node, A.ListComp) and not generator:
@@ -1435,6 +1492,13 @@ def _unify(a: str, b: str) -> str | None:
         inner = _unify(a[5:], b[5:])
         return None if inner is None else "list:" + inner
     return None
+
+
+def _given(node, params) -> bool:
+    """A list a definition is given: a parameter, or the pairs of a map parameter."""
+    if isinstance(node, A.Call) and node.func == "items" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, A.Name) and node.name in params
 
 
 def _plain(text: str) -> bool:
