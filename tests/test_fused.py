@@ -97,6 +97,7 @@ def _fused_matches_the_loop(game, seeds, cut: int, go_on: bool = False):
             fast = game.playout(start, rng=fast_rng, max_moves=limit)
             loop = game.playout(start, policy=_loop, rng=loop_rng, max_moves=limit)
             assert fast.to_data() == loop.to_data(), (seed, limit)
+            assert fast.log == loop.log, (seed, limit)  # not in the saved data, but the players see it
             assert fast_rng.getstate() == loop_rng.getstate()
             if go_on and limit:
                 a, b = random.Random(seed + 1), random.Random(seed + 1)
@@ -425,8 +426,9 @@ scoring:
 
 
 # `then_required`: an extra action offered only when its follow-up has a move, after its
-# effects (which the follow-up's requirements read) and through an `if` step that reads
-# the move's value and a variable the effects may change.
+# effects (which the follow-up's requirements read; what they log is logged only when
+# the move is played) and through an `if` step that reads the move's value and a
+# variable the effects may change.
 TOKENS = """
 game: {name: tokens, players: {min: 2, max: 3}}
 variables:
@@ -447,8 +449,10 @@ actions:
     then_required: true
     params: {n: "[1, 2, 3]"}
     require: ["tokens[player] >= 1"]
-    effects: ["tokens[player] -= 1", "energy[player] -= min(n, energy[player])",
+    effects:
+      - set: ["tokens[player] -= 1", "energy[player] -= min(n, energy[player])",
               "pool -= 1 if pool > 0 else 0", "mode = 'busy' if n == 2 and pool % 2 == 0 else mode"]
+      - log: "'extra ' + str(n)"
     then:
       - if: "n < 3 or mode == 'calm'"
         then:

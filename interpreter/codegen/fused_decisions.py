@@ -184,8 +184,8 @@ class Decisions:
         """For an action with `then_required` at decision `p`: a function of the listing's
         names giving the lines that set `_ok` to whether the move, played, reaches a
         decision of its own `then` steps (Game.reaches_then).  The effects are played on
-        the tier's locals and undone: only variables held whole or one per player may be
-        written, and no end rule may end the game at once on them."""
+        the tier's locals and undone (and what they log): only variables held whole or one
+        per player may be written, and no end rule may end the game at once on them."""
         why = self.then_required_reason(action)
         if why is not None:
             raise Unsupported(why)
@@ -201,11 +201,11 @@ class Decisions:
             keep = [f"_tv{j} = {held}" for j, (held, _) in enumerate(saved)]
             back = [f"{place} = _tv{j}" for j, (_, place) in enumerate(saved)]
             flow = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in local)
-            return ["_tc = _cost", *keep, f"_tl = ({flow})", *self.effect_block(action.effects, env),
+            return ["_tc, _tg = _cost, state.log", *keep, f"_tl = ({flow})", *self.effect_block(action.effects, env),
                     "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names),
                     *self.reaching(p.cont[action.name], then, set(names), 0),
                     *back, "for _e in _tl:", "    if len(_e) == 2:", "        L[_e[0]] = _e[1]",
-                    "    else:", "        L.pop(_e[0], None)", "_cost = _tc"]
+                    "    else:", "        L.pop(_e[0], None)", "_cost, state.log = _tc, _tg"]
         return trial
 
     def then_required_reason(self, action) -> str | None:
