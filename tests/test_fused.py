@@ -471,18 +471,81 @@ scoring:
 """
 
 
+# What freyas-folly brought into the tier, on a small game: a board walk whose lists
+# change (`hop_targets`), an item property holding a map, a map per player read through
+# a definition that is remembered (`offers(p)` by `stash[p]`), a list of lists with `[]`
+# among them, loops over a map's pairs and over pairs of texts, a letter of a text and
+# `count_if`.
+CAVES = """
+game: {name: caves, players: {min: 2, max: 3}}
+boards:
+  track: {nodes: [s, a, b, c, d, e], edges: [[s, a], [a, b], [b, c], [b, d], [d, e], [e, s]]}
+components:
+  miner:
+    fields: {seat: int}
+    generate: {seat: [0, 1, 2]}
+    id: "m{seat}"
+    props:
+      at: {type: str, initial: "'s'"}
+      bag: {type: "map[str, int]", initial: "{'gs': 0, 'gl': 0, 'rs': 0}"}
+zones:
+  crew: {kind: row, initial: "[m for m in items('miner') if m.seat < player_count()]"}
+variables:
+  stash: {per: player, type: "map[str, int]", initial: "{'gs': 1, 'gl': 0, 'rs': 0}"}
+  rounds: {type: int, initial: 0}
+define:
+  keys3: "['gs', 'gl', 'rs']"
+  me: {params: [p], expr: "first([m for m in crew if m.seat == p])"}
+  occupied: "[m.at for m in crew]"
+  hops: {params: [p, k], expr: "hop_targets('track', me(p).at, occupied, [], k)"}
+  pairs: "[['gs', 'gl'], ['gl', 'rs'], ['rs', 'gs']]"
+  offers: {params: [p], expr: "[pr for pr in concat([[]], pairs) if len(pr) == 0 or stash[p][pr[0]] >= 1]"}
+  smalls: {params: [ks], expr: "count_if(ks, k => k[1] == 's')"}
+  holds: {params: [m, need], expr: "all(m[k] >= v for k, v in items(need))"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [walk, swap, bank]
+      - effects: ["rounds += 1"]
+    while: "rounds < 12"
+actions:
+  walk:
+    params: {k: "[1, 2]", to: "hops(player, k)"}
+    effects:
+      - let: {m: "me(player)"}
+      - set: ["m.at = to", "m.bag = {kk: m.bag[kk] + (1 if kk[0] == 'g' and to != 's' else 0) for kk in keys3}"]
+  swap:
+    params: {pr: "offers(player)"}
+    require: ["len(pr) == 0 or holds(stash[player], {pr[0]: 1})",
+              "any(a != b and stash[player][a] >= 0 for a, b in pairs)"]
+    effects:
+      - if: "len(pr) == 2"
+        then:
+          - set: "stash[player] = {kk: stash[player][kk] - (1 if kk == pr[0] else 0) + (1 if kk == pr[1] else 0) for kk in keys3}"
+  bank:
+    require: ["smalls(keys(me(player).bag)) > 0 and me(player).bag['gs'] + me(player).bag['gl'] > 0"]
+    effects:
+      - let: {m: "me(player)"}
+      - set: ["stash[player] = {kk: stash[player][kk] + m.bag[kk] for kk in keys3}",
+              "m.bag = {'gs': 0, 'gl': 0, 'rs': 0}"]
+scoring:
+  score: "sum(stash[player][k] for k in keys3) + smalls([k for k, v in items(me(player).bag) if v > 0])"
+"""
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
                                             ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
-                                            ("tokens", 6, True)])
+                                            ("tokens", 6, True), ("caves", 8, False)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
     KEPT (parts of tests kept across a listing, counts over constants), WORKSHOP (item
-    properties), RELAY (who decides, read from the state) and TOKENS (`then_required`)."""
+    properties), RELAY (who decides, read from the state), TOKENS (`then_required`) and
+    CAVES (what freyas-folly brought: board walks, map properties, lists of lists)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
-            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS}[name]
+            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 

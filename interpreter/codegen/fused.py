@@ -1076,7 +1076,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if f in _BOARD_WALKS and len(args) == 1 + len(_BOARD_WALKS[f][0]) and isinstance(args[0], A.Const):
             wanted, result = _BOARD_WALKS[f]
             parts = [e(a) for a in args[1:]]
-            if [t for _, t in parts] == list(wanted):  # the library walks the board
+            if all(_unified(t, w) == w for (_, t), w in zip(parts, wanted)):  # the library walks the board
                 impl = self.module.library_function(f)
                 site = self.sites.setdefault((f, (repr(args[0].value),)), f"s_{len(self.sites)}")
                 key = "(" + "".join((f"tuple({x})" if t.startswith("list:") else x) + ", " for x, t in parts) + ")"
