@@ -126,6 +126,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.prop_defaults: dict[str, str] = {}  # item property -> the local keeping defaults by item id
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
+        self.last_calls: dict[str, int] = {}  # a board walk's place -> how many arguments it keeps
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -236,6 +237,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.consts.clear()
         self.indexes.clear()
         self.sites.clear()
+        self.last_calls.clear()
         self.def_memos.clear()
         self.prop_defaults.clear()
         self.witnesses.clear()
@@ -271,7 +273,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
-                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember)
+                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -440,6 +442,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             lines.append(f"{kept} = M.setdefault({('fused-prop-default', name)!r}, {{}})")
         for (func, shape), site in self.sites.items():
             lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
+        for last, n in self.last_calls.items():  # no call yet: no argument equals _MISSING
+            lines.append(f"{last} = [{', '.join(['_MISSING'] * (n + 1))}]")
         for name, memo in self.def_memos.items():
             lines.append(f"{memo} = M.setdefault({('fused-define', name)!r}, {{}})")
         for (func, args), const in self.consts.items():
@@ -1085,11 +1089,20 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     return f"_fz_memo({site}, {key}, lambda: {call})", result
                 self.temps += 1
                 got, k, n = f"_mv{self.temps}", f"_mk{self.temps}", self.temps
-                key = "(" + "".join((f"tuple(_b{n}_{j} := {x})" if t.startswith("list:") else f"(_b{n}_{j} := {x})") + ", "
-                                    for j, (x, t) in enumerate(parts)) + ")"  # each argument worked out once
-                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(f'_b{n}_{j}' for j in range(len(parts)))})"
-                return (f"({got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
-                        f"else _fz_remember({site}, {k}, {call}))"), result
+                given = [f"_b{n}_{j}" for j in range(len(parts))]  # each argument worked out once
+                key = "(" + "".join((f"tuple({b})" if t.startswith("list:") else b) + ", "
+                                    for b, (_, t) in zip(given, parts)) + ")"
+                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(given)})"
+                remembered = (f"({got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
+                              f"else _fz_remember({site}, {k}, {call}))")
+                # The same call as the last one at this place (a listing asks again for every
+                # choice of a later parameter): its value, without making the key.
+                last = f"_lc{n}"
+                self.last_calls[last] = len(parts)
+                same = " and ".join(f"{b} == {last}[{j}]" for j, b in enumerate(given))
+                bound = "".join(f"({b} := {x}), " for b, (x, _) in zip(given, parts))
+                return (f"({bound}({last}[-1] if {same} else _fz_last({last}, ({', '.join(given)}, ), "
+                        f"{remembered})))[-1]"), result
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1541,6 +1554,13 @@ def _sized(m: dict) -> dict:
     if len(m) > MAX_LIST:
         raise KernelStop()
     return m
+
+
+def _last_call(last: list, given: tuple, value):
+    """Keep a call's arguments and value as the last one at its place."""
+    last[:-1] = given
+    last[-1] = value
+    return value
 
 
 def _memo_site(site: dict, key, value):
