@@ -533,6 +533,21 @@ scoring:
   score: "sum(stash[player][k] for k in keys3) + smalls([k for k, v in items(me(player).bag) if v > 0])"
 """
 
+
+@pytest.mark.parametrize("change,why", [
+    (("      - log: \"'extra ' + str(n)\"", "      - log: \"'extra ' + str(n)\"\n      - shuffle: pile"),
+     "action 'extra' has `then_required` and writes more than variables held whole"),
+    (("scoring:", "end:\n  - when: \"pool > 20\"\nscoring:"),
+     "action 'extra' has `then_required` and an end rule reads what it writes"),
+])
+def test_a_then_required_action_the_tier_cannot_try_keeps_the_kernel(tmp_path, change, why):
+    """The tier tries such a move on its own locals: not one that changes a zone (here a
+    shuffle), nor one after which an end rule could end the game at once."""
+    text = TOKENS.replace(*change).replace("variables:", "zones:\n  pile: {kind: stack}\nvariables:", 1)
+    game = load_game(write_ruleset(tmp_path, text, "tokens-outside"), backend="compiled")
+    assert unsupported(game.rules) == why
+    assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
+
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
