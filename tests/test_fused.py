@@ -473,7 +473,8 @@ scoring:
 
 # What freyas-folly brought into the tier, on a small game: a board walk whose lists
 # change (`hop_targets`), an item property holding a map, a map per player read through
-# a definition that is remembered (`offers(p)` by `stash[p]`), a list of lists with `[]`
+# a definition that is remembered (`offers(p)` by `stash[p]`; `all_gs(p)`, whose loop
+# binds `p` anew, by every player's), a list of lists with `[]`
 # among them, loops over a map's pairs and over pairs of texts, a letter of a text and
 # `count_if`.
 CAVES = """
@@ -502,6 +503,8 @@ define:
   offers: {params: [p], expr: "[pr for pr in concat([[]], pairs) if len(pr) == 0 or stash[p][pr[0]] >= 1]"}
   smalls: {params: [ks], expr: "count_if(ks, k => k[1] == 's')"}
   holds: {params: [m, need], expr: "all(m[k] >= v for k, v in items(need))"}
+  # remembered, but keyed by every player's stash: its loop binds p anew
+  all_gs: {params: [p], expr: "sum([stash[p]['gs'] for p in range(player_count())])"}
 flow:
   - loop:
       - turns: "players()"
@@ -511,7 +514,7 @@ flow:
     while: "rounds < 12"
 actions:
   walk:
-    params: {k: "[1, 2]", to: "hops(player, k)"}
+    params: {k: "[1, 2] if all_gs(player) % 2 == 0 else [1]", to: "hops(player, k)"}
     effects:
       - let: {m: "me(player)"}
       - set: ["m.at = to", "m.bag = {kk: m.bag[kk] + (1 if kk[0] == 'g' and to != 's' else 0) for kk in keys3}"]

@@ -1361,8 +1361,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     todo.append(called)
         for other in seen - {name}:
             elsewhere |= {n.name for n in _walk(self.rs.defines[other].expr) if isinstance(n, A.Name)}
+        rebound = {x for n in _walk(d.expr) for x in (n.names if isinstance(n, A.For) else
+                                                       (n.param,) if isinstance(n, A.Lambda) else ())}
         indexed = [n for n in _walk(d.expr) if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and
-                   isinstance(n.index, A.Name) and n.index.name in (*d.params, "player")]
+                   isinstance(n.index, A.Name) and n.index.name in (*d.params, "player") and
+                   n.index.name not in rebound]  # `supply[p] for p in …` reads another p
         plain = collections.Counter(n.name for n in _walk(d.expr) if isinstance(n, A.Name))
         for n in indexed:
             var, by = n.obj.name, n.index.name
