@@ -1288,11 +1288,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def remembered_by(self, name: str, scope: dict) -> list[str] | None:
         """What a definition's value depends on, as the parts of a key it is remembered by
         within the game, when remembering pays and is sound; else None.  It pays for a
-        definition that walks a list (other than one it is given, where its key would hold
-        a map's entries: freyas-folly's `fits` walks a hand of up to four gems); it is sound when the value depends only on its
-        arguments (and the player), the game, and variables of plain values (zones and
-        item properties change in place here, so a definition reading them is worked out
-        each time).  Every part is a value, not an identity: a map is keyed by its entries."""
+        definition that walks a list (other than a short one it is given, such as a hand
+        of a few cards, where its key would hold a map's entries); it is sound when the
+        value depends only on its arguments (and the player), the game, and variables of
+        plain values (zones and item properties change in place here, so a definition
+        reading them is worked out each time).  Every part is a value, not an identity: a map is keyed by its entries."""
         seen, todo, reads = {name}, [name], set()
         walks = names_player = False
         walks_more = False  # walks something other than a list it is given
