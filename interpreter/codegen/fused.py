@@ -1296,7 +1296,6 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         seen, todo, reads = {name}, [name], set()
         walks = names_player = False
         walks_more = False  # walks something other than a list it is given
-        by_index = self.read_by_index(name)
         while todo:
             d = self.rs.defines[todo.pop()]
             for n in _walk(d.expr):
@@ -1321,6 +1320,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                         todo.append(n.name)
         if not walks:
             return None
+        by_index = self.read_by_index(name, seen)
         parts = []
         keyed_by_a_map = any(t.startswith("dict:") for _, t in scope.values()) or any(
             self.types.get(v, "").startswith(("pmapd:", "gmap:", "kmapd:")) for v in reads)
@@ -1348,18 +1348,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             parts.append(part)
         return parts
 
-    def read_by_index(self, name: str) -> dict:
+    def read_by_index(self, name: str, reached: set) -> dict:
         """variable -> the parameter (or `player`) of definition `name` by which its body
-        alone reads it, every time (`supply[p]`), for the variables read only that way."""
+        alone reads it, every time (`supply[p]`), for the variables read only that way
+        (`reached`: the definitions it calls, itself among them; a variable one of them
+        reads is read some other way too)."""
         d = self.rs.defines[name]
-        found, elsewhere, seen, todo = {}, set(), {name}, [name]
-        while todo:  # a variable a definition it calls reads is read some other way too
-            for n in _walk(self.rs.defines[todo.pop()].expr):
-                called = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
-                if called in self.rs.defines and called not in seen:
-                    seen.add(called)
-                    todo.append(called)
-        for other in seen - {name}:
+        found, elsewhere = {}, set()
+        for other in reached - {name}:
             elsewhere |= {n.name for n in _walk(self.rs.defines[other].expr) if isinstance(n, A.Name)}
         rebound = {x for n in _walk(d.expr) for x in (n.names if isinstance(n, A.For) else
                                                        (n.param,) if isinstance(n, A.Lambda) else ())}

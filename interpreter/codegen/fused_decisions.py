@@ -191,7 +191,7 @@ class Decisions:
             raise Unsupported(why)
         # a list of values per player is copied and written back in place; a global value
         # is replaced on every write, in the state's variables too
-        saved = [(f"v_{n}[:]", f"v_{n}[:]") if self.types[n].startswith(("pmap:", "pmapd:", "plist:")) else
+        saved = [(f"v_{n}[:]", f"v_{n}[:]") if self.types[n].startswith(_PER_PLAYER) else
                  (f"v_{n}", f"v_{n} = V[{n!r}]") for n in sorted(self.effect_writes(action.effects))]
         names = [name for name, _, _ in action.params]
         local = ("player", *names)
@@ -214,8 +214,7 @@ class Decisions:
         if action.cost:
             return f"action '{action.name}' has `then_required` and a cost"
         if writes is None or any(not (self.types.get(n, "") in ("int", "bool", "str", "item") or
-                                      self.types.get(n, "").startswith(("gmap:", "glist:", "pmap:", "pmapd:", "plist:")))
-                                 for n in writes):
+                                      self.types.get(n, "").startswith(_REPLACED + _PER_PLAYER)) for n in writes):
             return f"action '{action.name}' has `then_required` and writes more than variables held whole"
         for rule, (reads, _) in zip(self.rs.end, getattr(self, "end_rules", ())):
             if rule.after == "now" and (reads is None or reads & writes):
@@ -349,6 +348,12 @@ class Decisions:
         for target, amount, _ in decl.cost:
             lines += self.assignment(_Paid(target, amount), env)
         return lines
+
+
+# Variables a `then_required` trial can put back: held whole and replaced on every write,
+# or a list of such values, one per player (fused.var_type).
+_REPLACED = ("gmap:", "glist:")
+_PER_PLAYER = ("pmap:", "pmapd:", "plist:")
 
 
 class _Paid:
