@@ -425,6 +425,49 @@ scoring:
 """
 
 
+# A simultaneous step over hands of uneven sizes: the last mover of a round, several
+# movers, movers whose hands are empty beside one who has chips, and rounds where nobody
+# has any.
+SEALED = """
+game: {name: sealed, players: {min: 2, max: 3}}
+components:
+  chip:
+    fields: {seat: int, value: int}
+    generate: {seat: [0, 1, 2], value: {from: 1, to: 4}}
+    id: "C{seat}-{value}"
+zones:
+  hand: {per: player, kind: hand, visibility: owner,
+         initial: "[c for c in items('chip') if c.seat == player and c.value <= player + 2]"}
+  bid: {per: player, kind: row, visibility: owner, face: down}
+  spent: {kind: row, visibility: all}
+variables:
+  gained: {per: player, type: int, initial: 0, max: 100}
+  rounds: {type: int, initial: 0}
+flow:
+  - loop:
+      - simultaneous: [offer]
+      - effects:
+          - for: p
+            in: "players()"
+            do:
+              - if: "len(bid[p]) > 0"
+                then:
+                  - set: "gained[p] += top(bid[p]).value"
+                  - move: {from: "bid[p]", to: spent}
+          - set: "rounds += 1"
+    while: "rounds < 5"
+actions:
+  offer:
+    params: {chip: "hand[player]"}
+    effects:
+      - move: chip
+        from: "hand[player]"
+        to: "bid[player]"
+scoring:
+  score: "gained[player]"
+"""
+
+
 # `then_required`: an extra action offered only when its follow-up has a move, after its
 # effects (which the follow-up's requirements read; what they log is logged only when
 # the move is played) and through an `if` step that reads the move's value and a
@@ -555,15 +598,17 @@ def test_a_then_required_action_the_tier_cannot_try_keeps_the_kernel(tmp_path, c
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
                                             ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
-                                            ("tokens", 6, True), ("caves", 8, False)])
+                                            ("tokens", 6, True), ("caves", 8, False), ("sealed", 5, True)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
     KEPT (parts of tests kept across a listing, counts over constants), WORKSHOP (item
     properties), RELAY (who decides, read from the state), TOKENS (`then_required`) and
-    CAVES (what freyas-folly brought: board walks, map properties, lists of lists)."""
+    CAVES (what freyas-folly brought: board walks, map properties, lists of lists) and
+    SEALED (a simultaneous step with one mover or several, some with nothing to bid)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
-            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES}[name]
+            "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES,
+            "sealed": SEALED}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import random
+import re
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import MAX_LIST, MAX_STR
@@ -245,6 +246,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         # Every point is written before the prologue, which defines the constants they use.
         bodies = {p.id: self.decide(p) + self.ends_after(self.decision_writes(p)) + self.chain(p)
                   if p.code == DECIDE else self.point(p) for p in self.rules.points}
+        bodies = _without_unread_budgets(bodies)
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn):")
@@ -1621,6 +1623,21 @@ def _within_limit(bounds) -> bool:
 
 
 _MISSING = object()  # `next`'s default: no element passed
+
+
+def _without_unread_budgets(bodies: dict) -> dict:
+    """Each move starts the evaluation budgets afresh (`ctx.cost`, which the library's
+    functions charge, and `_cost`, the tier's own for ranges); where no line of the
+    playout charges one, its resets are dropped, two stores per move saved."""
+    lines = [x.strip() for body in bodies.values() for x in body]
+    drop = set()
+    if not any("_cost" in x and x != "_cost = 0" for x in lines):
+        drop.add("_cost = 0")
+    if not any(re.search(r"\bctx\b(?!\.player_count\b)", x) and x != "ctx.cost = 0" for x in lines):
+        drop.add("ctx.cost = 0")
+    if not drop:
+        return bodies
+    return {pc: [x for x in body if x.strip() not in drop] for pc, body in bodies.items()}
 
 
 def _stop():

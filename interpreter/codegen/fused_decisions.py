@@ -104,21 +104,28 @@ class Decisions:
         """The draw's index into the moves, as if they were listed (the pending players in
         order, each one's elements in order)."""
         if p.kind == "simultaneous":
-            lines = ["pending = state.pending", "if not pending:", f"    pc = {p.next}", "    continue",
-                     "out = []", "n = 0", "for p in pending:", f"    _seq = {seq}", "    if _seq:",
-                     "        out.append((p, _seq))", "        n += len(_seq)",
-                     "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
-                     "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
-                     *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
-                     f"        a_{name} = _seq[i]", "        break", "    i -= len(_seq)", "_org_seq, _org_i = _seq, i"]
+            # The last player still to move (half the moves of a two-player step) draws from
+            # their own list: nothing to gather or to add up.
+            one = ["p = pending[0]", f"_seq = {seq}", "if not _seq:", "    state.pending = ()", f"    pc = {p.next}",
+                   "    continue", "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)"]
+            more = ["if not pending:", f"    pc = {p.next}", "    continue",
+                    "out = []", "n = 0", "for p in pending:", f"    _seq = {seq}", "    if _seq:",
+                    "        out.append((p, _seq))", "        n += len(_seq)",
+                    "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
+                    "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
+                    *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
+                    "        break", "    i -= len(_seq)"]
+            lines = ["pending = state.pending", "if len(pending) == 1:", *("    " + x for x in one),
+                     "else:", *("    " + x for x in more), f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         else:
             lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
                      "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)",
                      f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
-        if p.kind == "simultaneous":
-            lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
+        if p.kind == "simultaneous":  # p was drawn from them
+            lines += ["_pd = state.pending", "if len(_pd) == 1:", "    state.pending = ()", "else:",
+                      "    _j = _pd.index(p)", "    state.pending = _pd[:_j] + _pd[_j + 1:]"]
         else:
             lines.append(f"pc = {p.cont[action.name]}")
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
