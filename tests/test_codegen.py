@@ -213,6 +213,33 @@ def test_a_definition_remembered_in_vain_is_given_up(tmp_path):
     assert not any(kept.tried(memo2, runtime.memo_site("e")) for _ in range(runtime.MEMO_TRIAL))
 
 
+def test_a_fused_memo_is_kept_only_if_it_finds_a_quarter_as_many_values_as_it_misses():
+    """The fused tier's memos are judged once asked MEMO_TRIAL times, by the rule of the
+    module's own memos (above): one that found too few values is let go for the rest of
+    the game, one that found enough becomes a plain dict; until then it is on trial."""
+    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen.runtime import MEMO_TRIAL
+
+    def ask(memo, key):  # as the generated playout asks: look, and remember what is missing
+        if memo.get(key, fused._MISSING) is fused._MISSING:
+            fused._remember(memo, key, str(key))
+
+    keys = {"seldom": lambda i: i - 5 if i % 6 == 5 else i,  # 1 ask in 6 finds its value
+            "often": lambda i: i // 4}  # 3 asks in 4 do
+    game_memo = {}
+    for name, key_of in keys.items():
+        memo = fused._memo_on_trial(game_memo, name)
+        for i in range(MEMO_TRIAL - 1):
+            ask(memo, key_of(i))
+        assert fused._memo_on_trial(game_memo, name) is memo and type(memo) is fused._OnTrial
+        ask(memo, -1)
+    seldom, often = fused._memo_on_trial(game_memo, "seldom"), fused._memo_on_trial(game_memo, "often")
+    assert seldom is fused._NOT_REMEMBERED and game_memo["seldom"] is fused._NOT_REMEMBERED
+    assert type(often) is dict and "1" in often.values() and fused._memo_on_trial(game_memo, "often") is often
+    # a memo let go stays empty: what is remembered into it is not kept
+    assert fused._remember(seldom, "k", 1) == 1 and not seldom
+
+
 COSTS = """
 game: {name: costs, players: 2}
 variables:

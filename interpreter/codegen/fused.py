@@ -37,6 +37,7 @@ from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_T
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
+from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
@@ -275,7 +276,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
-                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call)
+                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call,
+                       _fz_memo_on_trial=_memo_on_trial)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -443,11 +445,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         for name, kept in self.prop_defaults.items():
             lines.append(f"{kept} = M.setdefault({('fused-prop-default', name)!r}, {{}})")
         for (func, shape), site in self.sites.items():
-            lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
+            if func in _BOARD_WALKS:  # a walk's arguments may seldom recur: it is remembered on trial
+                lines.append(f"{site} = _fz_memo_on_trial(M, {('fused-site', func, shape)!r})")
+            else:
+                lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
         for last, n in self.last_calls.items():  # no call yet: no argument equals _MISSING
             lines.append(f"{last} = [{', '.join(['_MISSING'] * (n + 1))}]")
         for name, memo in self.def_memos.items():
-            lines.append(f"{memo} = M.setdefault({('fused-define', name)!r}, {{}})")
+            lines.append(f"{memo} = _fz_memo_on_trial(M, {('fused-define', name)!r})")
         for (func, args), const in self.consts.items():
             key = ("fused", func, args)
             lines += [f"{const} = M.get({key!r})", f"if {const} is None:",
@@ -1541,6 +1546,8 @@ def _remembered(memo: dict, key, work):
 
 def _remember(memo: dict, key, value):
     """Keep a definition's value; a memo past its size starts again."""
+    if memo is _NOT_REMEMBERED:
+        return value
     if len(memo) >= _MEMO_SIZE:
         memo.clear()
     memo[key] = value
@@ -1548,6 +1555,46 @@ def _remember(memo: dict, key, value):
 
 
 _MEMO_SIZE = 100_000
+
+
+class _OnTrial(dict):
+    """A memo on trial counts how often it is asked and how often it misses.  Whether
+    remembering pays depends on how often the same arguments (and the state they read)
+    come back, which the writer cannot see: a board walk from a piece's space past every
+    piece on the board, or choices keyed by two maps of counts that most moves change,
+    may meet their key again almost never, and then keeping every value costs building
+    its key and fills memory (which the collector walks) for nothing."""
+
+    __slots__ = ("asked", "missed")
+
+    def __init__(self):
+        super().__init__()
+        self.asked = self.missed = 0
+
+    def get(self, key, default=None):
+        self.asked += 1
+        return dict.get(self, key, default)
+
+    def __setitem__(self, key, value):
+        self.missed += 1
+        dict.__setitem__(self, key, value)
+
+
+_NOT_REMEMBERED = {}  # the memo of a definition or walk not worth remembering: always empty
+
+
+def _memo_on_trial(memo: dict, key):
+    """The memo kept at `key` of the game's memo: on trial at first; once asked
+    MEMO_TRIAL times, a plain dict if it found a quarter as many values as it missed (the
+    rule of the module's own memos, runtime.MemoSite), else _NOT_REMEMBERED for the rest
+    of the game, its values let go.  Only the speed depends on the verdict."""
+    kept = memo.get(key)
+    if kept is None:
+        kept = memo[key] = _OnTrial()
+    elif type(kept) is _OnTrial and kept.asked >= MEMO_TRIAL:
+        found = kept.asked - kept.missed
+        kept = memo[key] = dict(kept) if found * 4 >= kept.missed else _NOT_REMEMBERED
+    return kept
 
 
 def _sized(m: dict) -> dict:
