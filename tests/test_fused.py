@@ -468,6 +468,58 @@ scoring:
 """
 
 
+# A parameter's choices given by a definition that filters a list with `all`/`any` in its
+# tests: `offers(p)` reads variables of plain values only (so it is remembered),
+# `wants(p)` reads a zone (so it is not); the listing builds both lists with loops.
+BARTER = """
+game: {name: barter, players: {min: 2, max: 3}}
+components:
+  token:
+    fields: {n: int}
+    generate: {n: {from: 1, to: 6}}
+    id: "T{n}"
+zones:
+  pool: {kind: row, visibility: all, initial: "items('token')"}
+  kept: {per: player, kind: row, visibility: all}
+variables:
+  goods: {per: player, type: "map[str, int]", initial: "{'a': 2, 'b': 1, 'c': 0}", min: 0, max: 30}
+  market: {type: "map[str, int]", initial: "{'a': 1, 'b': 2, 'c': 1}", min: 0, max: 30}
+  rounds: {type: int, initial: 0}
+define:
+  kinds: "['a', 'b', 'c']"
+  holds: {params: [m, pack], expr: "all(m[k] >= count_of(pack, k) for k in pack)"}
+  offers:
+    params: [p]
+    expr: "[pk for pk in [['a'], ['b'], ['c'], ['a', 'a'], ['a', 'b'], ['b', 'c']] if holds(goods[p], pk) and any(market[k] > 0 and k not in pk for k in kinds)]"
+  wants:
+    params: [p]
+    expr: "[t for t in pool if t.n > rounds % 3 and all(t.n != u.n + 1 for u in kept[p])]"
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [swap, take, rest]
+      - effects: ["rounds += 1"]
+    while: "rounds < 9"
+actions:
+  swap:
+    params: {give: "offers(player)", get: "[k for k in kinds if market[k] > 0 and k not in give]"}
+    effects:
+      - "goods[player] = {k: goods[player][k] - count_of(give, k) + (1 if k == get else 0) for k in kinds}"
+      - "market = {k: market[k] + count_of(give, k) - (1 if k == get else 0) for k in kinds}"
+  take:
+    params: {t: "wants(player)"}
+    effects:
+      - move: t
+        from: pool
+        to: "kept[player]"
+  rest:
+    effects: ["goods[player]['c'] += 1"]
+scoring:
+  score: "sum(values(goods[player])) + len(kept[player])"
+"""
+
+
 # `then_required`: an extra action offered only when its follow-up has a move, after its
 # effects (which the follow-up's requirements read; what they log is logged only when
 # the move is played) and through an `if` step that reads the move's value and a
@@ -598,19 +650,34 @@ def test_a_then_required_action_the_tier_cannot_try_keeps_the_kernel(tmp_path, c
 @pytest.mark.parametrize("name,cut,go_on", [("tolls", 7, False), ("errands", 11, True), ("harvest", 9, False),
                                             ("pantry", 13, False), ("ledger", 10, False),
                                             ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
-                                            ("tokens", 6, True), ("caves", 8, False), ("sealed", 5, True)])
+                                            ("tokens", 6, True), ("caves", 8, False), ("sealed", 5, True),
+                                            ("barter", 7, False)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
     KEPT (parts of tests kept across a listing, counts over constants), WORKSHOP (item
     properties), RELAY (who decides, read from the state), TOKENS (`then_required`) and
     CAVES (what freyas-folly brought: board walks, map properties, lists of lists) and
-    SEALED (a simultaneous step with one mover or several, some with nothing to bid)."""
+    SEALED (a simultaneous step with one mover or several, some with nothing to bid) and
+    BARTER (choices built by a loop from a definition's filter)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
             "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES,
-            "sealed": SEALED}[name]
+            "sealed": SEALED, "barter": BARTER}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
+
+
+def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
+    """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
+    it, once the game has let it go the listing builds the list itself (`built_list`).
+    Here every memo is let go from the start, and the playouts still end as the loop's."""
+    from meeple.interpreter.codegen import fused
+    game = load_game(write_ruleset(tmp_path, BARTER, "barter"), 3, backend="compiled")
+    game.rules.playout_kernel(False, 3)
+    text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert "is _fz_NOT_REMEMBERED:" in text  # offers: the memo, or the loop
+    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key: fused._NOT_REMEMBERED)
+    _fused_matches_the_loop(game, range(60), cut=7)
 
 
 def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path):

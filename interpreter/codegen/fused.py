@@ -41,7 +41,7 @@ from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
-                          prop, prop_default, take_anywhere)
+                          plain as _plain, prop, prop_default, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -277,7 +277,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call,
-                       _fz_memo_on_trial=_memo_on_trial)
+                       _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -1518,13 +1518,6 @@ def _given(node, params) -> bool:
     if isinstance(node, A.Call) and node.func == "items" and len(node.args) == 1:
         node = node.args[0]
     return isinstance(node, A.Name) and node.name in params
-
-
-def _plain(text: str) -> bool:
-    """Whether an argument's text is a name or a constant, cheap to write more than once."""
-    inner = text.strip("()")
-    return inner.isidentifier() or inner.lstrip("-").isdigit() or (
-        len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"" and inner.count(inner[0]) == 2)
 
 
 def _key_part(text: str, t: str) -> str | None:

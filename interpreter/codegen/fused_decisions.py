@@ -11,7 +11,7 @@ from meeple.dsl import expr_ast as A
 
 from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
-from .fused_zones import Unsupported, filter_of as _filter_of
+from .fused_zones import Unsupported, filter_of as _filter_of, plain as _plain
 
 
 class Decisions:
@@ -145,9 +145,13 @@ class Decisions:
         kept.begin_listing()
         for k, (name, domain, _) in enumerate(decl.params):
             filtered = _filter_of(domain)
+            built = self.built_list(domain, env) if filtered is None and k == 0 else None
             if filtered is not None:  # [x for x in S if c]: a loop and a test, no list made
                 var, seq, conds = filtered
                 text, t = self.expr(*self.kept_parts(seq, None, env, kept, k))
+            elif built is not None:  # worked out once per listing, as the reference does
+                before, text, t = built
+                lines += [indent + x for x in before]
             else:
                 text, t = self.expr(*self.kept_parts(domain, None, env, kept, k))
             if not t.startswith("list:"):
@@ -185,6 +189,51 @@ class Decisions:
             item = f"({tag}, {''.join(n + ', ' for n in names)})"
         lines.append(f"{indent}{into}.append({item})")
         return lines
+
+    def built_list(self, domain, env) -> tuple[list[str], str, str] | None:
+        """(lines, name, type) building the choices of a parameter given by a definition
+        whose value filters a list (`hand_ins(player)`, defined as `[g for g in S if
+        fits(…, g) and …]`) when a test of the filter has an `any`/`all`: the list is built
+        by a loop whose tests are written as `condition` writes them (loops, definitions
+        in line), which the expression could only write with a generator per element.
+        Where the definition is remembered, its memo is asked as before while it is kept;
+        once the game has let it go (`_memo_on_trial`), the loop builds the list."""
+        if not (isinstance(domain, A.Call) and domain.func in self.rs.defines):
+            return None
+        d = self.rs.defines[domain.func]
+        filtered = _filter_of(d.expr)
+        if not d.params or len(domain.args) != len(d.params) or filtered is None:
+            return None
+        var, seq, conds = filtered
+        if not any(self.has_quantifier(c, {"player", *d.params, var}) for c in conds):
+            return None
+        as_expression, t = self.expr(domain, env)
+        memo = self.def_memos.get(domain.func)
+        remembered = memo is not None and (f"{memo}.get(" in as_expression or f"_fz_memo({memo}," in as_expression)
+        scope, lines = {k: v for k, v in env.items() if k == "player"}, []
+        for param, arg in zip(d.params, domain.args):  # worked out once, first, as the reference does
+            x, at = self.expr(arg, env)
+            if not _plain(x):
+                self.temps += 1
+                lines.append(f"_a{self.temps} = {x}")
+                x = f"_a{self.temps}"
+            scope[param] = (x, at)
+        seq_text, st = self.expr(seq, scope)
+        if not st.startswith("list:"):
+            return None
+        self.temps += 1
+        built, local = f"_dl{self.temps}", f"c{self.temps}_{var}"
+        inner, indent = {**scope, var: (local, st[5:])}, "    "
+        lines += [f"{built} = []", f"for {local} in {seq_text}:"]
+        for cond in conds:
+            before, test = self.tested(cond, inner)
+            lines += [indent + x for x in before] + [f"{indent}if {test}:"]
+            indent += "    "
+        lines.append(f"{indent}{built}.append({local})")
+        if remembered:
+            lines = [f"if {memo} is _fz_NOT_REMEMBERED:", *("    " + x for x in lines),
+                     "else:", f"    {built} = {as_expression}"]
+        return lines, built, t
 
     # -- then_required: a move offered only if its `then` steps reach a decision --------------
     def then_trial(self, p, action):

@@ -517,6 +517,13 @@ def _zone_name(place) -> str:
     return place.obj.name if isinstance(place, A.Index) else place.name
 
 
+def plain(text: str) -> bool:
+    """Whether an argument's text is a name or a constant, cheap to write more than once."""
+    inner = text.strip("()")
+    return inner.isidentifier() or inner.lstrip("-").isdigit() or (
+        len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"" and inner.count(inner[0]) == 2)
+
+
 def filter_of(domain):
     """(variable, sequence, conditions) of a domain `[x for x in S if c ...]`, else None."""
     if not isinstance(domain, A.ListComp) or not isinstance(domain.element, A.Name) or not domain.clauses:
