@@ -17,8 +17,10 @@ module "compiled", and the hand-written baseline where `baselines.BASELINES` has
   state of one random game, each kept as that program would keep it for a search);
   "packed" is the same for the states kept as `Game.pack` packs them (packing.py), the
   form the API offers a search for the positions it keeps;
-- the ratios: compiled ÷ reference moves/s, and each runner's playouts/s and memory
-  per state (as a State, and packed) ÷ the baseline's.
+- the ratios: compiled ÷ reference moves/s, over the games the reference played (both
+  back ends play the same seeded games in the same order; the row's `same_games` says
+  how many were compared), and each runner's playouts/s and memory per state (as a
+  State, and packed) ÷ the baseline's.
 
     python -m meeple.benchmarks.playouts [GAME ...] [--seconds S] [--json] [--markdown]
     meeple bench [GAME ...] [--seconds S] [--json]
@@ -142,21 +144,41 @@ def interleaved_rates(runners: dict, seconds: float, rounds: int = ROUNDS) -> di
     turns taken one runner after another: on a VM whose speed drifts by a tenth from one
     second to the next, every runner then meets the same drift, and the ratios hold
     still where one long measurement after another would not.  Each runner's policy
-    generator goes on from round to round (seeded the same for every runner)."""
-    totals = {name: [0, 0, 0.0, random.Random(12345)] for name in runners}
+    generator goes on from round to round (seeded the same for every runner), so the
+    back ends play the same games in the same order; each game's moves and time are
+    kept (`games`) for `same_games_ratio`."""
+    totals = {name: [0, 0, 0.0, random.Random(12345), []] for name in runners}
     for _ in range(rounds):
         for name, fn in runners.items():
             t = totals[name]
             start = time.perf_counter()
             deadline = start + seconds / rounds
             while True:
-                t[1] += fn(t[3])
+                began = time.perf_counter()
+                moves = fn(t[3])
+                t[4].append((moves, time.perf_counter() - began))
+                t[1] += moves
                 t[0] += 1
                 if time.perf_counter() >= deadline:
                     break
             t[2] += time.perf_counter() - start
-    return {name: {"playouts": p, "playouts_per_s": round(p / spent, 2), "moves_per_s": round(m / spent, 1)}
-            for name, (p, m, spent, _) in totals.items()}
+    return {name: {"playouts": p, "playouts_per_s": round(p / spent, 2), "moves_per_s": round(m / spent, 1),
+                   "games": games}
+            for name, (p, m, spent, _, games) in totals.items()}
+
+
+def same_games_ratio(fast: dict, slow: dict) -> tuple[float, int] | None:
+    """(fast's moves/s ÷ slow's, over the games both played, and how many) when the two
+    runners' first games are the same games (each the same number of moves), else None.
+    Where one game of a ruleset takes the slow runner a second, a measurement of a few
+    seconds times two or three of them, and the cost of a move differs from game to
+    game: compared over different games the ratio moves by a fifth from run to run."""
+    k = min(len(fast["games"]), len(slow["games"]))
+    a, b = fast["games"][:k], slow["games"][:k]
+    if k == 0 or [m for m, _ in a] != [m for m, _ in b]:
+        return None
+    per_s = [sum(m for m, _ in g) / max(sum(t for _, t in g), 1e-12) for g in (a, b)]
+    return per_s[0] / per_s[1], k
 
 
 def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
@@ -192,8 +214,12 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
     runners = row["runners"]
     ratios = {}
     if "compiled" in runners and "reference" in runners:
-        ratios["compiled_vs_reference_moves"] = runners["compiled"]["moves_per_s"] / \
-            runners["reference"]["moves_per_s"]
+        paired = same_games_ratio(rates["compiled"], rates["reference"])
+        if paired is not None:  # over the very games the reference played
+            ratios["compiled_vs_reference_moves"], row["same_games"] = paired
+        else:
+            ratios["compiled_vs_reference_moves"] = runners["compiled"]["moves_per_s"] / \
+                runners["reference"]["moves_per_s"]
     if base is not None:
         for backend in backends:
             ratios[f"{backend}_vs_hand_written_playouts"] = runners[backend]["playouts_per_s"] / \
@@ -205,6 +231,8 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
                 ratios[f"{backend}_packed_vs_hand_written_memory"] = runners[backend]["bytes_per_packed"] / \
                     runners["hand-written"]["bytes_per_state"]
     row["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
+    for r in runners.values():
+        r.pop("games", None)  # each game's moves and time: only for the ratio above
     return row
 
 

@@ -163,11 +163,25 @@ def test_bench_measures_both_backends_and_their_ratio():
             assert runner["legal_moves_ms"] > 0 and runner["bytes_per_state"] > 0
             assert 0 < runner["bytes_per_packed"] < runner["bytes_per_state"]
         assert row["ratios"]["compiled_vs_reference_moves"] > 0
+        # the back ends played the same games; the ratio is taken over those the reference played
+        assert row["same_games"] == min(row["runners"]["reference"]["playouts"], row["runners"]["compiled"]["playouts"])
+        assert "games" not in row["runners"]["compiled"]
         assert row["tier"] == "fused"  # which generated playout the compiled runner played
     ttt = rows[1]
     assert ttt["runners"]["hand-written"]["playouts_per_s"] > 0  # tic-tac-toe has a baseline
     assert ttt["ratios"]["compiled_vs_hand_written_playouts"] > 0
     assert ttt["ratios"]["compiled_packed_vs_hand_written_memory"] > 0
+
+
+def test_the_ratio_to_the_reference_is_taken_over_the_games_both_played():
+    from meeple.benchmarks.playouts import same_games_ratio
+    slow = {"games": [(100, 1.0), (300, 1.0)]}  # a short game and a long one
+    fast = {"games": [(100, 0.05), (300, 0.1), (50, 0.01)]}
+    ratio, games = same_games_ratio(fast, slow)
+    assert games == 2 and abs(ratio - (400 / 0.15) / (400 / 2.0)) < 1e-9
+    # runners whose first games differ played different games: no such ratio
+    assert same_games_ratio({"games": [(99, 0.1)]}, slow) is None
+    assert same_games_ratio({"games": []}, slow) is None
 
 
 def test_bench_of_one_backend_prints_a_table():
