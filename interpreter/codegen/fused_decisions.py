@@ -192,8 +192,8 @@ class Decisions:
 
     def built_list(self, domain, env) -> tuple[list[str], str, str] | None:
         """(lines, name, type) building the choices of a parameter given by a definition
-        whose value filters a list (`hand_ins(player)`, defined as `[g for g in S if
-        fits(…, g) and …]`) when a test of the filter has an `any`/`all`: the list is built
+        whose value filters a list (`offers(player)`, defined as `[g for g in S if
+        holds(…, g) and …]`) when a test of the filter has an `any`/`all`: the list is built
         by a loop whose tests are written as `condition` writes them (loops, definitions
         in line), which the expression could only write with a generator per element.
         Where the definition is remembered, its memo is asked as before while it is kept;
