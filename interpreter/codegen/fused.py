@@ -701,19 +701,26 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             name = node.name if isinstance(node, A.Name) else node.func
             args = () if isinstance(node, A.Name) else node.args
             if name not in env and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
-                d = self.rs.defines[name]
-                inner, before = {k: v for k, v in env.items() if k == "player"}, []
-                for param, arg in zip(d.params, args):  # worked out once, before the body, as the reference does
-                    x, t = self.expr(arg, env, depth + 1)
-                    if not _plain(x):
-                        self.temps += 1
-                        before.append(f"_a{self.temps} = {x}")
-                        x = f"_a{self.temps}"
-                    inner[param] = (x, t)
-                return before + self.condition(d.expr, inner, flag, depth + 1)
+                before, inner = self.bound_arguments(self.rs.defines[name], args, env, depth + 1)
+                return before + self.condition(self.rs.defines[name].expr, inner, flag, depth + 1)
             if self.looped_quantifier(node, env):
                 return self.quantifier(node.func, node.args[0], env, flag, depth)
         return [f"{flag} = {self.truth_in(node, env, depth)}"]
+
+    def bound_arguments(self, d, args, env, depth: int = 0) -> tuple[list[str], dict]:
+        """(statements, scope) for a definition's body written as statements: each
+        argument worked out once, before the body, as the reference does (bound to a
+        local unless it is a name or a constant); the scope holds the caller's player and
+        the parameters, nothing else of the caller's."""
+        lines, scope = [], {k: v for k, v in env.items() if k == "player"}
+        for param, arg in zip(d.params, args):
+            x, t = self.expr(arg, env, depth)
+            if not _plain(x):
+                self.temps += 1
+                lines.append(f"_a{self.temps} = {x}")
+                x = f"_a{self.temps}"
+            scope[param] = (x, t)
+        return lines, scope
 
     def tested(self, cond, env) -> tuple[list[str], str]:
         """(statements, test) for a condition: one with `any`/`all` in it is written as

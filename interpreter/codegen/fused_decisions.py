@@ -11,7 +11,7 @@ from meeple.dsl import expr_ast as A
 
 from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
-from .fused_zones import Unsupported, filter_of as _filter_of, plain as _plain
+from .fused_zones import Unsupported, filter_of as _filter_of
 
 
 class Decisions:
@@ -210,14 +210,7 @@ class Decisions:
         as_expression, t = self.expr(domain, env)
         memo = self.def_memos.get(domain.func)
         remembered = memo is not None and (f"{memo}.get(" in as_expression or f"_fz_memo({memo}," in as_expression)
-        scope, lines = {k: v for k, v in env.items() if k == "player"}, []
-        for param, arg in zip(d.params, domain.args):  # worked out once, first, as the reference does
-            x, at = self.expr(arg, env)
-            if not _plain(x):
-                self.temps += 1
-                lines.append(f"_a{self.temps} = {x}")
-                x = f"_a{self.temps}"
-            scope[param] = (x, at)
+        lines, scope = self.bound_arguments(d, domain.args, env)
         seq_text, st = self.expr(seq, scope)
         if not st.startswith("list:"):
             return None
