@@ -742,10 +742,23 @@ def _hop_targets(ctx, b, start, over, blocked, k):
     start = _node(g, start)
     k = want_int(k, "the number of nodes that may be passed")
     over, blocked = want_list(over, "the nodes that may be passed"), want_list(blocked, "the blocked nodes")
+    return hop_walk(ctx, _adjacent(g), start, over, blocked, k)
+
+
+def board_adjacency(ctx, b) -> dict:
+    """Board `b`'s nodes and their neighbours, as hop_walk reads them."""
+    return _adjacent(_board(ctx, b))
+
+
+def hop_walk(ctx, adjacent: dict, start, over, blocked, k: int) -> tuple:
+    """hop_targets' walk, for a caller that knows `over` and `blocked` are lists and `k`
+    an int (generated code that proved their types calls it without the checks)."""
+    if not isinstance(start, str) or start not in adjacent:
+        _node({}, start)  # reports the missing node as hop_targets does
     charge_scan(ctx, len(over) + len(blocked))
-    over, blocked = _text_set(over), _text_set(blocked)
-    adjacent = _adjacent(g)
+    over, blocked = (_text_set(over),) * 2 if blocked is over else (_text_set(over), _text_set(blocked))
     seen, frontier, out = {start}, [start], set()
+    steps = 0  # charged once at the end: the walk has no effect a failure part-way would show
     for depth in range(k + 1):
         nxt = []
         for n in frontier:
@@ -758,10 +771,11 @@ def _hop_targets(ctx, b, start, over, blocked, k):
                         nxt.append(m)
                 elif m not in blocked:
                     out.add(m)
-        ctx.charge(len(frontier) + 1)
+        steps += len(frontier) + 1
         frontier = nxt
         if not frontier:
             break
+    ctx.charge(steps)
     return _node_list(out)
 
 

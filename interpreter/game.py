@@ -74,6 +74,7 @@ class Game:
         self._defaults: dict = {}  # (kind, item id, property) -> its default (prop_default)
         self._initial_contents = None  # (vars, zones, props) before the setup (new_state)
         self._first_state = None  # the first state, when reaching it drew nothing (new_state)
+        self._before_walk = None  # the state the first walk starts from, when the setup drew nothing
         self._offers = {p.id: tuple((rules.actions[n], rules.actions[n].then_required and p.kind == "choose")
                                     for n in p.actions) for p in rules.points if p.code == DECIDE}
 
@@ -102,13 +103,17 @@ class Game:
     # -- new game ---------------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
         # Nothing but the setup's shuffles and draws depends on the seed: the declared
-        # initial values are worked out once per game, and when the walk to the first
-        # decision drew nothing at all, the whole first state is kept and copied.
-        first = self._first_state
-        if first is not None and self.on_skip is None:
-            state = first.copy()
-            state.rng = rng.seed_state(seed)
-            return state
+        # initial values are worked out once per game; when the setup drew nothing, the
+        # state its walk starts from is kept, and when the walk to the first decision drew
+        # nothing either, the whole first state is kept and copied.
+        if self.on_skip is None:
+            first = self._first_state
+            if first is not None:
+                state = first.copy()
+                state.rng = rng.seed_state(seed)
+                return state
+            if self._before_walk is not None:
+                return self._walk_to_first_decision(self._fresh_before_walk(seed), self._fresh_before_walk, seed)
         state = State()
         state.rng = rng.seed_state(seed)
         ctx = Ctx(self, state)
@@ -129,34 +134,46 @@ class Game:
         state.pc = self.rules.start
         state.locals = {}
         self._check_end(ctx)  # a game may be over before its first decision
+        if state.rng == rng.seed_state(seed) and self.on_skip is None:
+            self._before_walk = state.copy()
         state = self._walk_to_first_decision(state)
         if state.rng == rng.seed_state(seed) and self.on_skip is None:
             self._first_state = state.copy()
         return state
 
-    def _walk_to_first_decision(self, state: State) -> State:
+    def _fresh_before_walk(self, seed: int) -> State:
+        state = self._before_walk.copy()
+        state.rng = rng.seed_state(seed)
+        return state
+
+    def _walk_to_first_decision(self, state: State, again=None, seed: int = 0) -> State:
         """The state the flow's walk reaches from `state`: where a back end has a playout
-        kernel, the kernel walks it (on a copy, with no move to play), since a game's first
-        walk may deal, shuffle and draw as much as a whole round does.  The kernel stops at
-        a decision without listing its moves for later; at a point it does not run, the
-        usual walk goes on from there.  If it stops on anything unusual, the usual walk
-        starts again from `state` and meets the same trouble, as a playout's loop does."""
+        kernel, the kernel walks it (with no move to play), since a game's first walk may
+        deal, shuffle and draw as much as a whole round does.  The kernel stops at a
+        decision without listing its moves for later; at a point it does not run, the usual
+        walk goes on from there.  If it stops on anything unusual, the usual walk starts
+        again from `state` and meets the same trouble, as a playout's loop does.  The
+        kernel walks a copy of `state`, or `state` itself when `again(seed)` can make it
+        anew for that walk."""
         kernel = self._walk_kernel()
         if kernel is not None and not state.over and state.pc in kernel[1]:
             run, points_run = kernel
-            walked = state.copy()
+            before = self._before_walk if again is not None else state
+            walked = state if again is not None else state.copy()
             try:
                 run(self, walked, _no_draw, 0, 0, [])
             except Exception:  # noqa: BLE001 - the walk below reports it in the language's terms
                 self.kernel_fallbacks += 1
                 walked = None
+                if again is not None:
+                    state = again(seed)
             if walked is not None:
                 stopped = walked.pc in points_run and self.rules.points[walked.pc].code == DECIDE
                 if not walked.over and not stopped:
                     self._advance(walked)
                 # The kernel hands back every zone anew: those the walk left as they were
                 # stay the objects new games share, as after the usual walk.
-                _share_unchanged(state.zones, walked.zones)
+                _share_unchanged(before.zones, walked.zones)
                 return walked
         self._advance(state)
         return state

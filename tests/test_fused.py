@@ -680,6 +680,30 @@ def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_
     _fused_matches_the_loop(game, range(60), cut=7)
 
 
+def test_board_walks_match_the_loop_whether_their_memo_is_kept_or_let_go(tmp_path, monkeypatch):
+    """CAVES walks its board through `hop_walk`, the library's walk without the type
+    checks the tier has proven; once the game lets the walk's memo go, no key is made.
+    Here it is let go from the start."""
+    from meeple.interpreter.codegen import fused
+    game = load_game(write_ruleset(tmp_path, CAVES, "caves"), 3, backend="compiled")
+    game.rules.playout_kernel(False, 3)
+    text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert "_fz_hop_walk(ctx, bw_0, " in text and "F_hop_targets(" not in text
+    assert re.search(r"\(_fz_hop_walk\(ctx, bw_0, [^)]*\) if s_\d+ is _fz_NOT_REMEMBERED else ", text)
+    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key: fused._NOT_REMEMBERED)
+    _fused_matches_the_loop(game, range(60), cut=8)
+
+
+def test_a_walk_from_a_space_off_the_board_fails_as_in_the_loop(tmp_path):
+    """The tier's walk reports the start it cannot find; the loop plays the game again and
+    reports it in the language's terms, as the reference does."""
+    broken = CAVES.replace('"m.at = to"', '"m.at = to if rounds < 2 else \'zz\'"')
+    assert broken != CAVES
+    errors = playout_errors(write_ruleset(tmp_path, broken, "caves-off-board"), 4)
+    assert "reference" in errors and errors["compiled"] == errors["reference"]
+    assert errors["fallbacks"] == 1
+
+
 def test_a_listing_keeps_the_parts_of_its_tests_that_read_no_candidate(tmp_path):
     """Each is worked out on first use (the playouts above start with spread 0 and never
     fall back), and kept in a name of its own for the other candidates, until the loop

@@ -184,3 +184,23 @@ FAILS_ON_THE_WAY = BREAKS_A_BOUND.replace("flow:\n", "flow:\n  - effects:\n     
 @pytest.mark.parametrize("text", [FAILS_AT_THE_FIRST_DECISION, FAILS_ON_THE_WAY])
 def test_a_failure_on_the_first_walk_comes_out_as_the_languages_error(tmp_path, text):
     _same_error_from_both_back_ends(write_ruleset(tmp_path, text, "fails-early"), lambda game, rng: game.new_state(0))
+
+
+@pytest.mark.parametrize("text", [FAILS_AT_THE_FIRST_DECISION, FAILS_ON_THE_WAY])
+def test_a_later_new_game_that_fails_on_its_walk_fails_alike(tmp_path, text):
+    """A second new game starts from the kept state before the first walk, which the kernel
+    walks itself: when it stops, the usual walk starts again from a fresh copy."""
+    path = write_ruleset(tmp_path, text, "fails-early")
+    errors = {}
+    for backend in ("reference", "compiled"):
+        game = load_game(path, backend=backend)
+        caught = []
+        for _ in range(2):
+            with pytest.raises(RuleError) as error:
+                game.new_state(0)
+            caught.append((error.value.code, error.value.span))
+        assert game._before_walk is not None and caught[0] == caught[1]
+        errors[backend] = caught[0]
+        if backend == "compiled":
+            assert game.kernel_fallbacks == 2
+    assert errors["compiled"] == errors["reference"]

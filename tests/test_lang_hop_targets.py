@@ -6,7 +6,7 @@ import networkx as nx
 import pytest
 
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.functions import FUNCTIONS
+from meeple.dsl.functions import FUNCTIONS, board_adjacency, hop_walk
 
 
 class _Ctx:
@@ -76,3 +76,34 @@ def test_sum_maps():
         f(_Ctx(), ({"a": "x"},))
     with pytest.raises(EvalError):
         f(_Ctx(), (1,))
+
+
+@pytest.mark.parametrize("start,over,blocked,k", [
+    ("s", ["a", "b"], ["a", "b"], 2), ("s", ["a", "b", "d"], ["a", "b", "d"], 3), ("b", ["a"], ["a", "d"], 2),
+    ("s", [], ["a"], 4), ("a", ["b"], ["b"], 0), ("s", ["a", 7], ["a", (1, 2)], 2)])
+def test_the_walk_generated_code_calls_finds_and_charges_what_hop_targets_does(start, over, blocked, k):
+    """The fused tier calls hop_walk on the board's adjacency once it has proven the
+    arguments' types; it must find the same nodes and cost the same evaluation steps,
+    also when one list is passed as both `over` and `blocked`."""
+    boards = {"t": _tree()}
+    library, walk = _Ctx(boards), _Ctx(boards)
+    found = FUNCTIONS["hop_targets"].impl(library, "t", start, over, blocked, k)
+    assert hop_walk(walk, board_adjacency(walk, "t"), start, over, blocked, k) == found
+    assert walk.cost == library.cost > 0
+    shared = list(over)
+    assert hop_walk(walk, board_adjacency(walk, "t"), start, shared, shared, k) == \
+        FUNCTIONS["hop_targets"].impl(library, "t", start, shared, list(shared), k)
+    many = [f"x{i}" for i in range(40)] + list(over)  # a long list is charged for its scan
+    before = (walk.cost, library.cost)
+    hop_walk(walk, board_adjacency(walk, "t"), start, many, blocked, k)
+    FUNCTIONS["hop_targets"].impl(library, "t", start, many, blocked, k)
+    assert walk.cost - before[0] == library.cost - before[1] > 40
+
+
+def test_the_walk_reports_a_start_off_the_board_as_hop_targets_does():
+    ctx = _Ctx({"t": _tree()})
+    with pytest.raises(EvalError) as walked:
+        hop_walk(ctx, board_adjacency(ctx, "t"), "zz", [], [], 1)
+    with pytest.raises(EvalError) as library:
+        hop("zz", [], [], 1)
+    assert walked.value.code == library.value.code and str(walked.value) == str(library.value)

@@ -1,11 +1,12 @@
 """`new_state` keeps what does not depend on the seed (game.py): the declared initial
-values always, and the whole first state when reaching it drew nothing.  A kept start
+values always, the state the first walk starts from when the setup drew nothing, and the
+whole first state when reaching it drew nothing.  A kept start
 must give exactly the state a fresh `Game` builds for the same seed."""
 from __future__ import annotations
 
 import pytest
 
-from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter import list_rulesets, load_game, rng
 from ruleset_support import write_ruleset
 
 
@@ -25,10 +26,21 @@ def test_only_a_start_that_drew_nothing_is_kept_whole():
     assert load_game("tic-tac-toe")._first_state is None
     ttt, goofspiel = load_game("tic-tac-toe"), load_game("goofspiel")
     ttt.new_state(1)
-    goofspiel.new_state(1)  # its setup shuffles the prizes with the seed's generator
+    goofspiel.new_state(1)  # its first walk draws the first prize with the seed's generator
     assert ttt._first_state is not None
     assert goofspiel._first_state is None and goofspiel._initial_contents is not None
     assert goofspiel.new_state(1).key() != goofspiel.new_state(2).key()
+
+
+def test_the_state_before_the_first_walk_is_kept_only_when_the_setup_drew_nothing():
+    goofspiel, treasure_hunter = load_game("goofspiel"), load_game("treasure-hunter")
+    goofspiel.new_state(1)
+    treasure_hunter.new_state(1)  # its setup shuffles the decks
+    assert goofspiel._before_walk is not None and goofspiel._before_walk.rng == rng.seed_state(1)
+    assert treasure_hunter._before_walk is None
+    kept = goofspiel._before_walk.key()
+    goofspiel.new_state(2)  # each new game walks a copy of it
+    assert goofspiel._before_walk.key() == kept
 
 
 def test_a_kept_state_is_not_shared_with_the_games_it_starts():

@@ -28,7 +28,7 @@ import random
 import re
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import MAX_LIST, MAX_STR
+from meeple.dsl.functions import MAX_LIST, MAX_STR, board_adjacency, hop_walk
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
@@ -69,6 +69,7 @@ _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "li
 # kept per game by the values of its arguments (a listing asks for the same walk for
 # many candidates; a state comes back in later turns and games).
 _BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
+_BOARD_WALKS_UNCHECKED = {"hop_targets": "hop_walk"}  # the walk itself, once the types are proven
 
 
 def unsupported(rules) -> str | None:
@@ -129,6 +130,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.last_calls: dict[str, int] = {}  # a board walk's place -> how many arguments it keeps
+        self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -240,6 +242,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.indexes.clear()
         self.sites.clear()
         self.last_calls.clear()
+        self.boards.clear()
         self.def_memos.clear()
         self.prop_defaults.clear()
         self.witnesses.clear()
@@ -277,7 +280,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call,
-                       _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED)
+                       _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
+                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -449,6 +453,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 lines.append(f"{site} = _fz_memo_on_trial(M, {('fused-site', func, shape)!r})")
             else:
                 lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
+        for board, local in self.boards.items():
+            lines.append(f"{local} = _fz_board_adjacency(ctx, {board!r})")
         for last, n in self.last_calls.items():  # no call yet: no argument equals _MISSING
             lines.append(f"{last} = [{', '.join(['_MISSING'] * (n + 1))}]")
         for name, memo in self.def_memos.items():
@@ -1095,10 +1101,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             wanted, result = _BOARD_WALKS[f]
             parts = [e(a) for a in args[1:]]
             if all(_unified(t, w) == w for (_, t), w in zip(parts, wanted)):  # the library walks the board
-                impl = self.module.library_function(f)
+                # ... without checking the arguments' types again, on the board's adjacency fetched once
+                board = self.boards.setdefault(args[0].value, f"bw_{len(self.boards)}")
+                walk = f"_fz_{_BOARD_WALKS_UNCHECKED[f]}"
                 site = self.sites.setdefault((f, (repr(args[0].value),)), f"s_{len(self.sites)}")
                 key = "(" + "".join((f"tuple({x})" if t.startswith("list:") else x) + ", " for x, t in parts) + ")"
-                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})"
+                call = f"{walk}(ctx, {board}, {', '.join(x for x, _ in parts)})"
                 if self.in_iterable:  # no `:=` there: worked out by a call when missing
                     return f"_fz_memo({site}, {key}, lambda: {call})", result
                 self.temps += 1
@@ -1106,8 +1114,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 given = [f"_b{n}_{j}" for j in range(len(parts))]  # each argument worked out once
                 key = "(" + "".join((f"tuple({b})" if t.startswith("list:") else b) + ", "
                                     for b, (_, t) in zip(given, parts)) + ")"
-                call = f"{impl}(ctx, {args[0].value!r}, {', '.join(given)})"
-                remembered = (f"({got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
+                call = f"{walk}(ctx, {board}, {', '.join(given)})"
+                # A memo the game let go is not asked: its key is not even made.
+                remembered = (f"({call} if {site} is _fz_NOT_REMEMBERED else "
+                              f"{got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
                               f"else _fz_remember({site}, {k}, {call}))")
                 # The same call as the last one at this place (a listing asks again for every
                 # choice of a later parameter): its value, without making the key.
