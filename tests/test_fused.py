@@ -632,6 +632,50 @@ scoring:
 """
 
 
+# Sums over a few constants (the players, or a short list of keys), with and without a
+# filter, are written out as additions; a sum with a second loop is not.
+TALLY = """
+game: {name: tally, players: {min: 2, max: 3}}
+variables:
+  marks: {per: player, type: int, initial: 0, min: 0}
+  pots: {type: "map[str, int]", initial: "{'a': 1, 'b': 0, 'c': 2}", min: 0}
+  rounds: {type: int, initial: 0}
+define:
+  ahead: {params: [p], expr: "sum(1 for q in players() if marks[q] < marks[p])"}
+  filled: "sum(pots[k] for k in ['a', 'b', 'c'] if pots[k] > 0)"
+  weighted: "sum([pots[k] * w for k in ['a', 'c'] for w in [1, 2]])"
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [mark, fill, pour]
+      - effects: ["rounds += 1"]
+    while: "rounds < 10"
+actions:
+  mark:
+    params: {n: "range(1, 3)"}
+    require: ["ahead(player) + n < 4"]
+    effects: ["marks[player] += n + sum(marks[q] for q in players()) % 3"]
+  fill:
+    params: {k: "['a', 'b', 'c']"}
+    require: ["filled < 12"]
+    effects: ["pots[k] += 1"]
+  pour:
+    require: ["filled > 2"]
+    effects: ["pots = {'a': 0, 'b': pots['a'] + pots['b'], 'c': pots['c']}", "marks[player] += weighted % 4"]
+scoring:
+  score: "marks[player] + sum(pots[k] for k in ['a', 'b'])"
+"""
+
+
+def test_sums_over_a_few_constants_are_written_out(tmp_path):
+    game = load_game(write_ruleset(tmp_path, TALLY, "tally"), 3, backend="compiled")
+    game.rules.playout_kernel(False, 3)
+    text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert text.count("sum(") == 1  # weighted's, which has two loops
+    assert "(v_pots['a'] if (v_pots['a'] > 0) else 0) + (v_pots['b'] if (v_pots['b'] > 0) else 0)" in text
+
+
 @pytest.mark.parametrize("change,why", [
     (("      - log: \"'extra ' + str(n)\"", "      - log: \"'extra ' + str(n)\"\n      - shuffle: pile"),
      "action 'extra' has `then_required` and writes more than variables held whole"),
@@ -651,7 +695,7 @@ def test_a_then_required_action_the_tier_cannot_try_keeps_the_kernel(tmp_path, c
                                             ("pantry", 13, False), ("ledger", 10, False),
                                             ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
                                             ("tokens", 6, True), ("caves", 8, False), ("sealed", 5, True),
-                                            ("barter", 7, False)])
+                                            ("barter", 7, False), ("tally", 6, True)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
@@ -659,10 +703,11 @@ def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path
     properties), RELAY (who decides, read from the state), TOKENS (`then_required`) and
     CAVES (what freyas-folly brought: board walks, map properties, lists of lists) and
     SEALED (a simultaneous step with one mover or several, some with nothing to bid) and
-    BARTER (choices built by a loop from a definition's filter)."""
+    BARTER (choices built by a loop from a definition's filter) and TALLY (sums over a
+    few constants, written out)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
             "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES,
-            "sealed": SEALED, "barter": BARTER}[name]
+            "sealed": SEALED, "barter": BARTER, "tally": TALLY}[name]
     _fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 

@@ -983,6 +983,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if mt.startswith("dict:") and kt == "str" and dt == mt[5:]:
                 return f"{m}.get({k}, {d})", dt
         if f == "sum" and len(args) == 1:
+            summed = self.summed(args[0], env, depth)
+            if summed is not None:
+                return self.checked(summed), "int"
             x, t = e(args[0])
             if t == "list:int":
                 return self.checked(f"sum({x})"), "int"
@@ -1175,6 +1178,24 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         for value in constants:
             tests = [self.truth_in(c.cond, {**env, **value}, depth) for c in node.clauses[1:]]
             parts.append("(" + " and ".join(tests) + ")" if tests else "1")
+        return "(" + " + ".join(parts) + ")"
+
+    def summed(self, node, env, depth) -> str | None:
+        """`sum(v for x in [k1, k2, …] if c)` over a short list of constants, as
+        `(v1 if c1 else 0) + (v2 if c2 else 0) + …`: the same ints added, with no list made."""
+        if not isinstance(node, (A.Generator, A.ListComp)) or not all(isinstance(c, A.If) for c in node.clauses[1:]):
+            return None
+        constants = self.few_constants(node.clauses[0], env)
+        if constants is None:
+            return None
+        parts = []
+        for value in constants:
+            inner = {**env, **value}
+            text, t = self.expr(node.element, inner, depth + 1)
+            if t != "int":
+                return None
+            tests = [self.truth_in(c.cond, inner, depth) for c in node.clauses[1:]]
+            parts.append(f"({text} if {' and '.join(tests)} else 0)" if tests else f"({text})")
         return "(" + " + ".join(parts) + ")"
 
     def written_out(self, node, env, depth) -> tuple[str, str] | None:
