@@ -633,7 +633,9 @@ scoring:
 
 
 # Sums over a few constants (the players, or a short list of keys), with and without a
-# filter, are written out as additions; a sum with a second loop is not.
+# filter, are written out as additions; a sum with a second loop is not.  Maps made over a
+# few keys are written out as maps (a repeated key keeps its first place), made once when
+# every value is a constant.
 TALLY = """
 game: {name: tally, players: {min: 2, max: 3}}
 variables:
@@ -648,7 +650,7 @@ flow:
   - loop:
       - turns: "players()"
         do:
-          - choose: [mark, fill, pour]
+          - choose: [mark, fill, pour, spread, reset]
       - effects: ["rounds += 1"]
     while: "rounds < 10"
 actions:
@@ -663,6 +665,12 @@ actions:
   pour:
     require: ["filled > 2"]
     effects: ["pots = {'a': 0, 'b': pots['a'] + pots['b'], 'c': pots['c']}", "marks[player] += weighted % 4"]
+  spread:
+    require: ["pots['b'] < 4"]
+    effects: ["pots = {k: pots[k] + (1 if k == 'b' else 0) for k in ['a', 'b', 'c', 'b']}"]
+  reset:
+    require: ["rounds % 4 == 3"]
+    effects: ["pots = {k: 0 for k in ['c', 'a', 'b']}"]
 scoring:
   score: "marks[player] + sum(pots[k] for k in ['a', 'b'])"
 """
@@ -674,6 +682,10 @@ def test_sums_over_a_few_constants_are_written_out(tmp_path):
     text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
     assert text.count("sum(") == 1  # weighted's, which has two loops
     assert "(v_pots['a'] if (v_pots['a'] > 0) else 0) + (v_pots['b'] if (v_pots['b'] > 0) else 0)" in text
+    assert "v_pots = V['pots'] = {'a': (_i" in text  # spread's map, key by key
+    made = [v for k, v in game.rules.module.ns.items() if k.startswith("_fz_map")]
+    assert {"c": 0, "a": 0, "b": 0} in made and list(made[made.index({"c": 0, "a": 0, "b": 0})]) == ["c", "a", "b"]
+    assert "_fz_sized({" not in text  # no map made by a comprehension
 
 
 @pytest.mark.parametrize("change,why", [

@@ -23,6 +23,7 @@ kernel.  Its results must equal the reference's: tests/test_fused.py compares th
 """
 from __future__ import annotations
 
+import ast
 import collections
 import random
 import re
@@ -69,6 +70,7 @@ _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "li
 # kept per game by the values of its arguments (a listing asks for the same walk for
 # many candidates; a state comes back in later turns and games).
 _BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
+_WRITTEN_OUT = 16  # sums and maps over at most this many constants are written out, key by key
 _BOARD_WALKS_UNCHECKED = {"hop_targets": "hop_walk"}  # the walk itself, once the types are proven
 
 
@@ -1185,7 +1187,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         `(v1 if c1 else 0) + (v2 if c2 else 0) + …`: the same ints added, with no list made."""
         if not isinstance(node, (A.Generator, A.ListComp)) or not all(isinstance(c, A.If) for c in node.clauses[1:]):
             return None
-        constants = self.few_constants(node.clauses[0], env)
+        constants = self.few_constants(node.clauses[0], env, most=_WRITTEN_OUT)
         if constants is None:
             return None
         parts = []
@@ -1227,10 +1229,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return None
         return "[" + ", ".join(f"*{x}" for x in parts) + "]", f"list:{types.pop()}"
 
-    def few_constants(self, clause, env) -> list[dict] | None:
-        """For `for x in [k1, k2, …]` over at most 8 int or str constants (written, or a
-        definition that is; not a name bound in `env`), each element as the binding of `x`;
-        else None."""
+    def few_constants(self, clause, env, most: int = 8) -> list[dict] | None:
+        """For `for x in [k1, k2, …]` over at most `most` int or str constants (written, or
+        a definition that is; not a name bound in `env`), each element as the binding of
+        `x`; else None."""
         if not isinstance(clause, A.For) or len(clause.names) != 1:
             return None
         seq = clause.iter
@@ -1238,7 +1240,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if self.players is not None and 0 < self.players <= 8 and isinstance(seq, A.Call) and \
                 seq.func == "players" and not seq.args and "players" not in self.rs.defines:
             return [{clause.names[0]: (repr(p), "int")} for p in range(self.players)]
-        if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= 8 and
+        if not (isinstance(seq, A.ListLit) and 0 < len(seq.items) <= most and
                 all(isinstance(x, A.Const) and type(x.value) in (int, str) for x in seq.items)):
             return None
         return [{clause.names[0]: (repr(x.value), type(x.value).__name__)} for x in seq.items]
@@ -1327,7 +1329,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         players, a written list): walking it again costs less than remembering."""
         node = self.defined_as(node)
         if isinstance(node, A.ListLit):
-            return len(node.items) <= 8 and all(isinstance(x, A.Const) for x in node.items)
+            return len(node.items) <= _WRITTEN_OUT and all(isinstance(x, A.Const) for x in node.items)
         return isinstance(node, A.Call) and node.func == "players" and not node.args
 
     def remembered_by(self, name: str, scope: dict) -> list[str] | None:
@@ -1420,6 +1422,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             written = self.written_out(node, env, depth)
             if written is not None:
                 return written
+        if isinstance(node, A.MapComp):
+            written = self.map_written_out(node, env, depth)
+            if written is not None:
+                return written
         inner, clauses = self.clauses(node.clauses, env, depth)
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
@@ -1432,6 +1438,27 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if generator:
             return body, f"gen:{et}"
         return f"[{body}]", f"list:{et}"
+
+    def map_written_out(self, node, env, depth) -> tuple[str, str] | None:
+        """`{k: v for k in [k1, k2, …]}` over a few constants as the map `{k1: v1, k2: v2, …}`
+        (a later key replaces an earlier one in its place, in both), made once when every
+        value is a constant."""
+        constants = self.few_constants(node.clauses[0], env, most=_WRITTEN_OUT) if len(node.clauses) == 1 else None
+        if constants is None:
+            return None
+        pairs = [(self.expr(node.key, {**env, **value}, depth + 1), self.expr(node.value, {**env, **value}, depth + 1))
+                 for value in constants]
+        kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
+        if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS:
+            raise Unsupported("a map of mixed or unusual types")
+        vt = values.pop()
+        var = node.clauses[0].names[0]
+        if isinstance(node.value, A.Const) and isinstance(node.key, A.Name) and node.key.name == var:
+            made = {ast.literal_eval(value[var][0]): node.value.value for value in constants}
+            name = self.constant_maps.setdefault(repr(made), f"_fz_map{len(self.constant_maps)}")
+            self.ns[name] = made  # never changed in place: every write makes a new map
+            return name, f"dict:{vt}"
+        return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", f"dict:{vt}"
 
     def clauses(self, given, env, depth) -> tuple[dict, list[str]]:
         """A comprehension's `for` and `if` clauses as Python's, and the names they bind."""
