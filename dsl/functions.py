@@ -17,7 +17,7 @@ from typing import Any, Callable
 import networkx as nx
 
 # The value rules are re-exported: the evaluators and tests take them from here.
-from .compare import (charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
+from .compare import (SCAN_FREE, charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
                       order_key, same_as, strict_key)
 from .eval_errors import EvalLimitError
 from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of
@@ -755,9 +755,20 @@ def hop_walk(ctx, adjacent: dict, start, over, blocked, k: int) -> tuple:
     an int (generated code that proved their types calls it without the checks)."""
     if not isinstance(start, str) or start not in adjacent:
         _node({}, start)  # reports the missing node as hop_targets does
-    charge_scan(ctx, len(over) + len(blocked))
-    over, blocked = (_text_set(over),) * 2 if blocked is over else (_text_set(over), _text_set(blocked))
-    seen, frontier, out = {start}, [start], set()
+    scanned = len(over) + len(blocked)
+    if scanned > SCAN_FREE:  # charge_scan's rule, without its call for the short lists of a walk
+        charge_scan(ctx, scanned)
+    # A listing walks from every piece past the same list of occupied nodes: the set made
+    # of the last such list (a tuple, which cannot change) is made once.
+    last = _last_passed[0]
+    if last[0] is over:
+        passed = last[1]
+    else:
+        passed = _text_set(over)
+        if type(over) is tuple:
+            _last_passed[0] = (over, passed)
+    stopped = passed if blocked is over else _text_set(blocked)
+    seen, frontier, out = {start}, (start,), []
     steps = 0  # charged once at the end: the walk has no effect a failure part-way would show
     for depth in range(k + 1):
         nxt = []
@@ -766,17 +777,20 @@ def hop_walk(ctx, adjacent: dict, start, over, blocked, k: int) -> tuple:
                 if m in seen:
                     continue
                 seen.add(m)
-                if m in over:
+                if m in passed:
                     if depth < k:
                         nxt.append(m)
-                elif m not in blocked:
-                    out.add(m)
+                elif m not in stopped:
+                    out.append(m)
         steps += len(frontier) + 1
         frontier = nxt
         if not frontier:
             break
     ctx.charge(steps)
     return _node_list(out)
+
+
+_last_passed = [((), set())]  # (the last tuple of passable nodes, its set), replaced whole
 
 
 @_fn("within", 3, 3, list_of(STR), [None, STR, INT])
