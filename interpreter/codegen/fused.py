@@ -1450,7 +1450,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                  for value in constants]
         kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
         if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS:
-            raise Unsupported("a map of mixed or unusual types")
+            return None  # the comprehension says what it cannot take
         vt = values.pop()
         var = node.clauses[0].names[0]
         if isinstance(node.value, A.Const) and isinstance(node.key, A.Name) and node.key.name == var:
