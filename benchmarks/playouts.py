@@ -42,6 +42,7 @@ from .baselines import BASELINES
 BACKENDS = ("reference", "compiled")
 SAMPLED_STATES = 40  # states per game whose legal moves are timed
 ROUNDS = 8  # turns the runners of a game take at playing, one after another
+MIN_GAMES = 6  # the fewest games each runner plays: the ratio over the same games covers as many
 MEMORY_STATES = (200, 2000)  # states kept for the memory figure: whole games until the first
                              # number is reached, and a long game cut at the second
 
@@ -139,16 +140,20 @@ def deep_bytes(kept: list) -> int:
     return total
 
 
-def interleaved_rates(runners: dict, seconds: float, rounds: int = ROUNDS) -> dict:
+def interleaved_rates(runners: dict, seconds: float, rounds: int = ROUNDS, min_games: int = MIN_GAMES) -> dict:
     """runner -> its playouts, playouts/s and moves/s over `seconds`, measured in `rounds`
     turns taken one runner after another: on a VM whose speed drifts by a tenth from one
     second to the next, every runner then meets the same drift, and the ratios hold
     still where one long measurement after another would not.  Each runner's policy
     generator goes on from round to round (seeded the same for every runner), so the
     back ends play the same games in the same order; each game's moves and time are
-    kept (`games`) for `same_games_ratio`."""
+    kept (`games`) for `same_games_ratio`.  Rounds go on past `seconds` until every
+    runner has played `min_games` games: where one game takes the reference a second,
+    a ratio over two or three of them moved by a third from run to run."""
     totals = {name: [0, 0, 0.0, random.Random(12345), []] for name in runners}
-    for _ in range(rounds):
+    played_rounds = 0
+    while played_rounds < rounds or min(t[0] for t in totals.values()) < min_games:
+        played_rounds += 1
         for name, fn in runners.items():
             t = totals[name]
             start = time.perf_counter()
@@ -304,7 +309,8 @@ def _ratio(value) -> str:
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m meeple.benchmarks.playouts", description=__doc__.split("\n")[0])
     ap.add_argument("games", nargs="*", help="rulesets (default: every shipped one)")
-    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    ap.add_argument("--seconds", type=float, default=3.0,
+                    help="seconds per measurement (each runner plays at least six games)")
     ap.add_argument("--backend", choices=BACKENDS, action="append", help="only this back end (repeatable)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--markdown", action="store_true", help="print the table in Markdown as well")

@@ -428,7 +428,7 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
 
 @app.command()
 def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every shipped one)"),
-          seconds: float = typer.Option(3.0, "--seconds", help="seconds per measurement"),
+          seconds: float = typer.Option(3.0, "--seconds", help="seconds per measurement (each runner plays at least six games)"),
           as_json: bool = typer.Option(False, "--json"),
           backend: Optional[str] = typer.Option(None, "--backend", help="measure only this back end "
                                                 "(default: both, with their ratio)")):

@@ -184,6 +184,25 @@ def test_the_ratio_to_the_reference_is_taken_over_the_games_both_played():
     assert same_games_ratio({"games": []}, slow) is None
 
 
+def test_a_runner_whose_games_are_long_still_plays_the_fewest_games_compared():
+    """Rounds go on past the time given until every runner has played `min_games` games,
+    so the ratio over the same games never rests on two or three."""
+    import time
+    from meeple.benchmarks.playouts import interleaved_rates
+
+    def slow(rnd):  # one game outlasts a whole round
+        time.sleep(0.003)
+        return 10 + rnd.randrange(5)
+
+    def fast(rnd):
+        return 10 + rnd.randrange(5)
+
+    rates = interleaved_rates({"slow": slow, "fast": fast}, seconds=0.001, rounds=1, min_games=5)
+    assert rates["slow"]["playouts"] == 5 <= rates["fast"]["playouts"]
+    # the same generator, round after round: the first five games are the same games
+    assert [m for m, _ in rates["slow"]["games"]] == [m for m, _ in rates["fast"]["games"][:5]]
+
+
 def test_bench_of_one_backend_prints_a_table():
     r = meeple("bench", "nim", "--seconds", "0.05", "--backend", "compiled")
     assert r.returncode == 0, r.stderr
