@@ -676,6 +676,55 @@ scoring:
 """
 
 
+# Tests over the lines of a grid, whose length is known (`lines(b, k)` holds k nodes each),
+# written element by element: `all` and `any` over one line, a line read once before its
+# test (left out where it compares with itself), and a generator with a second loop over
+# the line.
+ROWS = """
+game: {name: rows, players: 2}
+boards:
+  grid:
+    grid: {rows: 4, cols: 4, diagonal: true}
+variables:
+  cell: {per: "nodes('grid')", type: str, initial: "''", choices: ['', X, O]}
+  turns: {type: int, initial: 0}
+define:
+  mark: {params: [p], expr: "'X' if p == 0 else 'O'"}
+  three: "any(cell[line[0]] != '' and all(cell[n] == cell[line[0]] for n in line) for line in lines('grid', 3))"
+  crowded: "len([line for line in lines('grid', 4) if any(cell[n] == 'O' for n in line) and any(cell[n] == 'X' for n in line)])"
+  touched: "any(cell[n] == 'X' and turns > 5 for line in lines('grid', 2) for n in line)"
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [mark_cell]
+          - effects: ["turns += 1"]
+actions:
+  mark_cell:
+    params: {n: "nodes('grid')"}
+    require: ["cell[n] == ''", "crowded < 3 or touched"]
+    effects: ["cell[n] = mark(player)"]
+end:
+  - when: "three"
+    reason: "three in a row"
+  - when: "all(cell[n] != '' for n in nodes('grid'))"
+    reason: "full"
+scoring:
+  score: "turns"
+"""
+
+
+def test_tests_over_a_line_are_written_element_by_element(tmp_path):
+    game = load_game(write_ruleset(tmp_path, ROWS, "rows"), 2, backend="compiled")
+    game.rules.playout_kernel(False, 2)
+    text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    # three: the first node's own comparison is left out
+    assert re.search(r"_q\d+ = \(\(v_cell\[(c\d+_e)\[1\]\] == (_h\d+)\)\) and \(\(v_cell\[\1\[2\]\] == \2\)\)\n", text)
+    assert "[3]] == 'O'" in text and "[3]] == 'X'" in text  # crowded: any over a line of four
+    assert not re.search(r"for c\d+_n in c\d+_(e|line)", text)  # no loop over a line's nodes is left
+    _fused_matches_the_loop(game, range(80), cut=9, go_on=True)
+
+
 def test_sums_over_a_few_constants_are_written_out(tmp_path):
     game = load_game(write_ruleset(tmp_path, TALLY, "tally"), 3, backend="compiled")
     game.rules.playout_kernel(False, 3)

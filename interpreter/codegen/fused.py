@@ -133,6 +133,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.last_calls: dict[str, int] = {}  # a board walk's place -> how many arguments it keeps
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
+        self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -245,6 +246,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.sites.clear()
         self.last_calls.clear()
         self.boards.clear()
+        self.fixed_length.clear()
         self.def_memos.clear()
         self.prop_defaults.clear()
         self.witnesses.clear()
@@ -755,10 +757,30 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             env = {**env, "#" + name: (name, st)}
         if hoisted:
             element = _replaced(gen.element, hoisted)
+        written = self.element_by_element(func, gen, element, env, depth, before)
+        if written is not None:
+            return before + [f"{flag} = {written}"]
         self.temps += 1
         decided = flag if func == "any" else f"not {flag}"
         loops = self.clause_loops(func, list(gen.clauses), element, env, depth, flag, f"_q{self.temps}", decided)
         return before + [f"{flag} = {func != 'any'}"] + loops
+
+    def element_by_element(self, func: str, gen, element, env, depth, before: list[str]) -> str | None:
+        """`all(t for n in line)` over one list whose length is known (a line of
+        `lines(b, k)`) and a test without quantifiers, as `t0 and t1 and …` (`or` for any);
+        a test that compares an element with a value read once before the loop from that
+        very element (`cell[n] == cell[line[0]]`) is true there, and left out."""
+        if len(gen.clauses) != 1 or not isinstance(gen.clauses[0], A.For) or len(gen.clauses[0].names) != 1:
+            return None
+        positions = self.by_position(gen.clauses[0], env, depth)
+        if positions is None or self.has_quantifier(element, set(env) | {gen.clauses[0].names[0]}):
+            return None
+        read_once = {f"({text} == {h})" for h, text in (line.split(" = ", 1) for line in before)}
+        parts = [self.truth_in(element, {**env, **value}, depth) for value in positions]
+        kept = [x for x in parts if x not in read_once] or ["True"]
+        if func == "any":  # a test true at some position decides an `any`: none is left out
+            return " or ".join(f"({x})" for x in parts)
+        return " and ".join(f"({x})" for x in kept)
 
     def clause_loops(self, func: str, clauses: list, element, env, depth, flag: str, inner: str, decided: str,
                      nested: bool = False) -> list[str]:
@@ -775,8 +797,17 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         seq, t = self.expr(clause.iter, env, depth + 1)
         if not t.startswith("list:"):
             raise Unsupported("a loop over something other than a list")
+        positions = self.by_position(clause, env, depth) if not rest else None
+        if positions is not None and not self.has_quantifier(element, set(env) | {clause.names[0]}):
+            # over a list whose length is known (a line of `lines(b, k)`): its elements one by one
+            parts = [self.truth_in(element, {**env, **value}, depth) for value in positions]
+            decisive = inner if func == "any" else f"not {inner}"
+            return [f"{inner} = {(' and ' if func == 'all' else ' or ').join(f'({x})' for x in parts)}",
+                    f"if {decisive}:", f"    {flag} = {func == 'any'}"] + \
+                ([f"if {decided}:", "    break"] if nested else [])
         self.temps += 1
         local = f"c{self.temps}_{clause.names[0]}"
+        self.note_length(local, clause.iter)
         inner_env = {**env, clause.names[0]: (local, t[5:])}
         body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
         return [f"for {local} in {seq}:", *("    " + x for x in body)] + \
@@ -1139,11 +1170,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         raise Unsupported(f"the function '{f}'")
 
     def unrolled(self, f: str, gen, env, depth) -> str | None:
-        """`all(c for x in [k1, k2, …])` over a short list of constants, as `c1 and c2 and …`
-        (`or` for any): the same values, stopping at the same element."""
+        """`all(c for x in [k1, k2, …])` over a short list of constants (or over a list whose
+        length is known, `by_position`), as `c1 and c2 and …` (`or` for any): the same
+        values, stopping at the same element."""
         if len(gen.clauses) != 1:
             return None
         constants = self.few_constants(gen.clauses[0], env)
+        if constants is None:
+            constants = self.by_position(gen.clauses[0], env, depth)
         if constants is None:
             return None
         parts = []
@@ -1228,6 +1262,26 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if len(types) != 1:
             return None
         return "[" + ", ".join(f"*{x}" for x in parts) + "]", f"list:{types.pop()}"
+
+    def by_position(self, clause, env, depth) -> list[dict] | None:
+        """For `for x in line` over a list whose length is known (see note_length), each
+        position as the binding of `x` (`line[0]`, `line[1]`, …); else None."""
+        if not isinstance(clause, A.For) or len(clause.names) != 1:
+            return None
+        seq, t = self.expr(clause.iter, env, depth + 1)
+        length = self.fixed_length.get(seq)
+        if length is None or not t.startswith("list:"):
+            return None
+        return [{clause.names[0]: (f"{seq}[{j}]", t[5:])} for j in range(length)]
+
+    def note_length(self, local: str, seq) -> None:
+        """Note that every element of `seq`, bound to `local`, has one known length: each
+        line of `lines(board, k)` holds k nodes."""
+        seq = self.defined_as(seq)
+        if isinstance(seq, A.Call) and seq.func == "lines" and "lines" not in self.rs.defines and \
+                len(seq.args) == 2 and isinstance(seq.args[1], A.Const) and type(seq.args[1].value) is int and \
+                1 <= seq.args[1].value <= 8:
+            self.fixed_length[local] = seq.args[1].value
 
     def few_constants(self, clause, env, most: int = 8) -> list[dict] | None:
         """For `for x in [k1, k2, …]` over at most `most` int or str constants (written, or
@@ -1477,6 +1531,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 self.temps += 1
                 if len(clause.names) == 1:
                     local = f"c{self.temps}_{clause.names[0]}"
+                    self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
                     clauses.append(f"for {local} in {seq}")
                     continue

@@ -103,6 +103,7 @@ class EndRules:
         n = self.temps
         elem, inner, witness = f"c{n}_e", f"_q{n}", f"wit_{n}"
         self.witnesses.append(witness)
+        self.note_length(elem, gen.clauses[0].iter)
         env = {gen.clauses[0].names[0]: (elem, t[5:])}
         test = self.condition(gen.element, env, inner, 1)
         again = [f"{elem} = {witness}", *test]
@@ -138,6 +139,7 @@ class EndRules:
         n, index = self.temps, f"x_{self.temps}"
         self.indexes[index] = seq
         elem, inner = f"c{n}_e", f"_q{n}"
+        self.note_length(elem, gen.clauses[0].iter)
         env = {gen.clauses[0].names[0]: (elem, t[5:])}
         test = self.condition(gen.element, env, inner, 1)
         hit = [f"if {inner}:", f"    {flag} = True", "    break"]
