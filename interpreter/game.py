@@ -113,7 +113,7 @@ class Game:
                 state.rng = rng.seed_state(seed)
                 return state
             if self._before_walk is not None:
-                return self._walk_to_first_decision(self._fresh_before_walk(seed), self._fresh_before_walk, seed)
+                return self._walk_to_first_decision(self._fresh_before_walk(seed), lambda: self._fresh_before_walk(seed))
         state = State()
         state.rng = rng.seed_state(seed)
         ctx = Ctx(self, state)
@@ -146,15 +146,15 @@ class Game:
         state.rng = rng.seed_state(seed)
         return state
 
-    def _walk_to_first_decision(self, state: State, again=None, seed: int = 0) -> State:
+    def _walk_to_first_decision(self, state: State, again=None) -> State:
         """The state the flow's walk reaches from `state`: where a back end has a playout
         kernel, the kernel walks it (with no move to play), since a game's first walk may
         deal, shuffle and draw as much as a whole round does.  The kernel stops at a
         decision without listing its moves for later; at a point it does not run, the usual
         walk goes on from there.  If it stops on anything unusual, the usual walk starts
         again from `state` and meets the same trouble, as a playout's loop does.  The
-        kernel walks a copy of `state`, or `state` itself when `again(seed)` can make it
-        anew for that walk."""
+        kernel walks a copy of `state`, or `state` itself when `again()` can make it anew
+        for that walk."""
         kernel = self._walk_kernel()
         if kernel is not None and not state.over and state.pc in kernel[1]:
             run, points_run = kernel
@@ -166,7 +166,7 @@ class Game:
                 self.kernel_fallbacks += 1
                 walked = None
                 if again is not None:
-                    state = again(seed)
+                    state = again()
             if walked is not None:
                 stopped = walked.pc in points_run and self.rules.points[walked.pc].code == DECIDE
                 if not walked.over and not stopped:

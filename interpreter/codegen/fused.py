@@ -797,7 +797,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         seq, t = self.expr(clause.iter, env, depth + 1)
         if not t.startswith("list:"):
             raise Unsupported("a loop over something other than a list")
-        positions = self.by_position(clause, env, depth) if not rest else None
+        positions = self.by_position(clause, env, depth, (seq, t)) if not rest else None
         if positions is not None and not self.has_quantifier(element, set(env) | {clause.names[0]}):
             # over a list whose length is known (a line of `lines(b, k)`): its elements one by one
             parts = [self.truth_in(element, {**env, **value}, depth) for value in positions]
@@ -930,9 +930,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             kinds = {type(k) for k in value}
             values = {type(v).__name__ for v in value.values()}
             if kinds == {str} and len(values) == 1 and next(iter(values)) in _SCALARS:
-                name = self.constant_maps.setdefault(repr(value), f"_fz_map{len(self.constant_maps)}")
-                self.ns[name] = value  # never changed in place: every write makes a new map
-                return name, "dict:" + values.pop()
+                return self.made_once(value), "dict:" + values.pop()
         if isinstance(node, A.MapLit) and node.entries:
             pairs = [(e(k), e(v)) for k, v in node.entries]
             kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
@@ -1263,12 +1261,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return None
         return "[" + ", ".join(f"*{x}" for x in parts) + "]", f"list:{types.pop()}"
 
-    def by_position(self, clause, env, depth) -> list[dict] | None:
+    def by_position(self, clause, env, depth, written: tuple[str, str] | None = None) -> list[dict] | None:
         """For `for x in line` over a list whose length is known (see note_length), each
-        position as the binding of `x` (`line[0]`, `line[1]`, …); else None."""
+        position as the binding of `x` (`line[0]`, `line[1]`, …); else None.  `written`:
+        the loop's list as already written, with its type."""
         if not isinstance(clause, A.For) or len(clause.names) != 1:
             return None
-        seq, t = self.expr(clause.iter, env, depth + 1)
+        seq, t = written or self.expr(clause.iter, env, depth + 1)
         length = self.fixed_length.get(seq)
         if length is None or not t.startswith("list:"):
             return None
@@ -1493,6 +1492,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return body, f"gen:{et}"
         return f"[{body}]", f"list:{et}"
 
+    def made_once(self, value: dict) -> str:
+        """The module's name for a map of constants, made once."""
+        name = self.constant_maps.setdefault(repr(value), f"_fz_map{len(self.constant_maps)}")
+        self.ns[name] = value  # never changed in place: every write makes a new map
+        return name
+
     def map_written_out(self, node, env, depth) -> tuple[str, str] | None:
         """`{k: v for k in [k1, k2, …]}` over a few constants as the map `{k1: v1, k2: v2, …}`
         (a later key replaces an earlier one in its place, in both), made once when every
@@ -1508,10 +1513,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         vt = values.pop()
         var = node.clauses[0].names[0]
         if isinstance(node.value, A.Const) and isinstance(node.key, A.Name) and node.key.name == var:
-            made = {ast.literal_eval(value[var][0]): node.value.value for value in constants}
-            name = self.constant_maps.setdefault(repr(made), f"_fz_map{len(self.constant_maps)}")
-            self.ns[name] = made  # never changed in place: every write makes a new map
-            return name, f"dict:{vt}"
+            return self.made_once({ast.literal_eval(value[var][0]): node.value.value for value in constants}), \
+                f"dict:{vt}"
         return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", f"dict:{vt}"
 
     def clauses(self, given, env, depth) -> tuple[dict, list[str]]:
