@@ -124,12 +124,14 @@ def test_an_error_in_another_file_is_published_for_that_file(editor, tmp_path):
     folder = copy_ruleset(ZAVANDOR, tmp_path)
     flow, state = folder / "flow.yaml", folder / "state.yaml"
     editor.open(flow)
-    before = editor.publish_count.get(state.as_uri(), 0)
+    users = [(folder / user).as_uri() for user in ("actions.yaml", "flow.yaml")]
+    before = {uri: editor.publish_count.get(uri, 0) for uri in [state.as_uri(), *users]}
     broken = state.read_text(encoding="utf-8").replace("  gold: {per: player", "  gould: {per: player")
     editor.open(state, broken)
-    editor.wait_published(state.as_uri(), before)
-    for user in ("actions.yaml", "flow.yaml"):  # both read `gold`, which is no longer declared
-        uses = editor.published[(folder / user).as_uri()]
+    for uri, count in before.items():  # each file's diagnostics arrive in a message of their own
+        editor.wait_published(uri, count)
+    for uri in users:  # both read `gold`, which is no longer declared
+        uses = editor.published[uri]
         assert uses and {d.code for d in uses} == {"N301"}
         assert all(d.data == {"suggestions": ["gould"]} for d in uses)
     assert editor.published[(folder / "game.yaml").as_uri()] == []
