@@ -773,6 +773,29 @@ def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path
                             range(120), cut=cut, go_on=go_on)
 
 
+def test_item_properties_are_read_through_columns_that_follow_every_write(tmp_path):
+    """The tier reads an item's property from a column filled from the state on the
+    first read (fused_zones.PropColumn), and writes go to the state and the column.
+    WORKSHOP_MIXED adds a kind whose `charge` has other bounds, so that writes of
+    `charge` go through the library's checked write: its column follows them too."""
+    mixed = WORKSHOP.replace("""zones:""", """  gadget:
+    fields: {power: int}
+    generate: {power: {from: 1, to: 3}}
+    id: "G{power}"
+    props:
+      charge: {type: int, initial: "1", min: 0, max: 9, bounds: clamp}
+      mode: {type: str, initial: "'busy'", choices: [idle, busy]}
+zones:""").replace("initial: \"items('tool')\"", "initial: \"items('tool') + items('gadget')\"")
+    mixed = mixed.replace('last: {type: "item[tool]"', 'last: {type: "item"')
+    for text, library_write in ((WORKSHOP, False), (mixed, True)):
+        game = load_game(write_ruleset(tmp_path, text, "workshop"), 3, backend="compiled")
+        game.rules.playout_kernel(False, 3)
+        fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+        assert "P.get(_pi" not in fused and re.search(r"col_\d+\[a_t\.id\]", fused)
+        assert ("_fz_set_prop(ctx, " in fused) == library_write
+        _fused_matches_the_loop(game, range(80), cut=7)
+
+
 def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).

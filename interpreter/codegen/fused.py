@@ -42,7 +42,7 @@ from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
-                          plain as _plain, prop, prop_default, take_anywhere)
+                          plain as _plain, PropColumn, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -128,7 +128,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
-        self.prop_defaults: dict[str, str] = {}  # item property -> the local keeping defaults by item id
+        self.prop_defaults: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.last_calls: dict[str, int] = {}  # a board walk's place -> how many arguments it keeps
@@ -281,7 +281,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
-        self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_prop=prop, _fz_prop_default=prop_default, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
+        self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
@@ -450,8 +450,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             lines += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
         if self.consts or self.sites or self.def_memos or self.prop_defaults:
             lines.append("M = game.memo")
-        for name, kept in self.prop_defaults.items():
-            lines.append(f"{kept} = M.setdefault({('fused-prop-default', name)!r}, {{}})")
+        for name, column in self.prop_defaults.items():
+            lines.append(f"{column} = _fz_PropColumn(state.props, game, {name!r}, M.setdefault({('fused-prop-default', name)!r}, {{}}))")
         for (func, shape), site in self.sites.items():
             if func in _BOARD_WALKS:  # a walk's arguments may seldom recur: it is remembered on trial
                 lines.append(f"{site} = _fz_memo_on_trial(M, {('fused-site', func, shape)!r})")
@@ -496,11 +496,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             decls = {k.name: k.props[name] for k in self.rs.components.values() if name in k.props}
             if len({(d.min, d.max, d.bounds, None if d.choices is None else tuple(d.choices))
                     for d in decls.values()}) != 1:
-                return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {name!r}, {value}, [])"]
+                return [f"{it} = {obj}", f"_fz_set_prop(ctx, {it}, {name!r}, {value}, [])",
+                        f"{self.prop_column(name)}[{it}.id] = P[{it}.id][{name!r}]"]
             # one declaration for every kind that has the property: its checks written in line
             return [f"{it} = {obj}", f"_v = {value}", *self.write_checks(next(iter(decls.values())), t),
                     f"if type({it}) is not _fz_Item or {it}.kind not in {tuple(decls)!r}:", "    raise _KernelStop()",
-                    f"_pw = P.get({it}.id)", f"P[{it}.id] = {{**_pw, {name!r}: _v}} if _pw else {{{name!r}: _v}}"]
+                    f"_pw = P.get({it}.id)", f"P[{it}.id] = {{**_pw, {name!r}: _v}} if _pw else {{{name!r}: _v}}",
+                    f"{self.prop_column(name)}[{it}.id] = _v"]
         if isinstance(target, A.Name) and self.types.get(target.name, "").startswith("gmap:"):
             return self.map_write(assign, target.name, None, env)
         listed = self.list_place(target, env)
@@ -889,8 +891,6 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if node.name in ("id", "kind"):
                 return f"{obj}.{node.name}", "str"
             if any(node.name in k.props for k in self.rs.components.values()):
-                if self.in_iterable or not _plain(obj):
-                    return f"_fz_prop(P, game, {obj}, {node.name!r})", self.prop_type(node.name)
                 return self.prop_read(obj, node.name), self.prop_type(node.name)
             return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
@@ -1559,12 +1559,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return None
         return f"{m}.items()", "list:pair", ["str", mt[5:]]
 
+    def prop_column(self, name: str) -> str:
+        """The local holding the property's column for the playout (fused_zones.PropColumn)."""
+        return self.prop_defaults.setdefault(name, f"col_{len(self.prop_defaults)}")
+
     def prop_read(self, obj: str, name: str) -> str:
-        """An item's property in line (`obj` a name): the value the state holds, else the
-        item's default, kept by the item's id."""
-        kept = self.prop_defaults.setdefault(name, f"pd_{len(self.prop_defaults)}")
-        return (f"(_pr[{name!r}] if (_pr := P.get(_pi := {obj}.id)) is not None and {name!r} in _pr else "
-                f"({kept}[_pi] if _pi in {kept} else _fz_prop_default({kept}, game, {obj}, {name!r})))")
+        """An item's property in line: its column's entry, filled from the state on the
+        first read."""
+        return f"{self.prop_column(name)}[{obj if _plain(obj) else f'({obj})'}.id]"
 
     def int_range(self, node, env) -> tuple[int, int] | None:
         """Bounds on the int `node` can hold, where they follow from constants, variables
