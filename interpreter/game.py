@@ -75,6 +75,7 @@ class Game:
         self._initial_contents = None  # (vars, zones, props) before the setup (new_state)
         self._first_state = None  # the first state, when reaching it drew nothing (new_state)
         self._before_walk = None  # the state the first walk starts from, when the setup drew nothing
+        self._kernels: dict = {}  # explicit chance -> the back end's playout kernel (_playout_kernel)
         self._offers = {p.id: tuple((rules.actions[n], rules.actions[n].then_required and p.kind == "choose")
                                     for n in p.actions) for p in rules.points if p.code == DECIDE}
 
@@ -181,13 +182,21 @@ class Game:
     def _walk_kernel(self):
         if self.on_skip is not None:  # an analysis hook the kernel does not call
             return None
-        make = getattr(self.rules, "playout_kernel", None)
-        if make is None:
-            return None
-        try:
-            return make(self.explicit_chance, self.player_count)
-        except Exception:  # noqa: BLE001 - a ruleset the kernel's writer cannot take still walks
-            return None
+        return self._playout_kernel()
+
+    def _playout_kernel(self):
+        """The back end's playout kernel for this game's player count and chance setting,
+        asked of the back end once per setting (a new game and a playout each ask)."""
+        explicit = self.explicit_chance
+        kernel = self._kernels.get(explicit, _UNKNOWN)
+        if kernel is _UNKNOWN:
+            make = getattr(self.rules, "playout_kernel", None)
+            try:
+                kernel = make(explicit, self.player_count) if make is not None else None
+            except Exception:  # noqa: BLE001 - a ruleset the kernel's writer cannot take still plays
+                kernel = None
+            self._kernels[explicit] = kernel
+        return kernel
 
     def _check_one_place_each(self, state):
         """Zones' `initial` contents must not share an item: an item is in one place."""
@@ -499,8 +508,7 @@ class Game:
         rng = rng if rng is not None else random.Random()
         kernel = None
         if policy is None and type(rng) is random.Random and self.on_skip is None:
-            make = getattr(self.rules, "playout_kernel", None)
-            kernel = make(self.explicit_chance, self.player_count) if make is not None else None
+            kernel = self._playout_kernel()
         if kernel is not None:
             # An explicit chance step draws with rng.random(), which no index notes.
             before = rng.getstate() if self.explicit_chance else None
