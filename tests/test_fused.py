@@ -796,6 +796,28 @@ zones:""").replace("initial: \"items('tool')\"", "initial: \"items('tool') + ite
         _fused_matches_the_loop(game, range(80), cut=7)
 
 
+def test_any_and_all_over_a_maps_pairs_are_written_as_loops(tmp_path):
+    """`all(m[k] >= v for k, v in items(need))` in a requirement, directly and through a
+    definition, and `any` over the pairs with a filter: loops over `.items()` that stop
+    at the decisive pair (freyas-folly's `has_all`), playing as the loop plays them."""
+    orders = BARTER.replace("""  rest:""", """  order:
+    params: {k: "kinds"}
+    require:
+      - "affords(goods[player], {'a': 1, 'b': 1} if k == 'a' else {'c': 1})"
+      - "any(v > 1 for kk, v in items(market) if kk != k) or all(v > 0 or kk == k for kk, v in items(goods[player]))"
+    effects: ["goods[player][k] += 1", "rounds += 1"]
+  rest:""").replace("""  kinds: "['a', 'b', 'c']"\n""", """  kinds: "['a', 'b', 'c']"
+  affords: {params: [m, need], expr: "all(m[k] >= v for k, v in items(need))"}\n""")
+    orders = orders.replace("choose: [swap, take, rest]", "choose: [swap, take, order, rest]")
+    game = load_game(write_ruleset(tmp_path, orders, "orders"), 3, backend="compiled")
+    game.rules.playout_kernel(False, 3)
+    fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert re.search(r"for c\d+_k, c\d+_v in \w+\.items\(\):", fused)  # affords
+    assert re.search(r"for c\d+_kk, c\d+_v in v_market\.items\(\):", fused)  # any, filtered
+    assert len(re.findall(r"for c\d+_kk, c\d+_v in \S+\.items\(\):", fused)) >= 2  # and all
+    _fused_matches_the_loop(game, range(80), cut=7)
+
+
 def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).

@@ -42,7 +42,7 @@ from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
-                          plain as _plain, PropColumn, take_anywhere)
+                          pair_loop, plain as _plain, PropColumn, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -746,9 +746,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def quantifier(self, func: str, gen, env, flag: str, depth: int) -> list[str]:
         """`any`/`all` over a generator as loops (one per `for` clause, an `if` per filter)
         that stop at the decisive element, leaving its answer in `flag`."""
-        if any(isinstance(c, A.For) and len(c.names) != 1 for c in gen.clauses):
+        if any(isinstance(c, A.For) and len(c.names) != 1 and not pair_loop(c) for c in gen.clauses):
             return [f"{flag} = {self.truth_in(A.Call(func, (gen,), gen.span, gen.span), env, depth)}"]
-        looped = {c.names[0] for c in gen.clauses if isinstance(c, A.For)}
+        looped = {n for c in gen.clauses if isinstance(c, A.For) for n in c.names}
         hoisted, element, before = {}, gen.element, []
         for sub in _invariant_reads(gen.element, looped):  # the same for every element: read once
             text, st = self.expr(sub, env, depth + 1)
@@ -796,6 +796,16 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if isinstance(clause, A.If):
             body = self.clause_loops(func, rest, element, env, depth, flag, inner, decided, nested)
             return [f"if {self.truth_in(clause.cond, env, depth)}:", *("    " + x for x in body)]
+        if len(clause.names) == 2:  # `for k, v in items(m)`: the map's pairs, in its order
+            pairs = self.map_pairs(clause, env, depth)
+            if pairs is None:
+                raise Unsupported("a loop over the pairs of something other than a map")
+            self.temps += 1
+            names = [f"c{self.temps}_{n}" for n in clause.names]
+            inner_env = {**env, **{n: (x, pt) for n, x, pt in zip(clause.names, names, pairs[2])}}
+            body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
+            return [f"for {', '.join(names)} in {pairs[0]}:", *("    " + x for x in body)] + \
+                ([f"if {decided}:", "    break"] if nested else [])
         seq, t = self.expr(clause.iter, env, depth + 1)
         if not t.startswith("list:"):
             raise Unsupported("a loop over something other than a list")

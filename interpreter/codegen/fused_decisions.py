@@ -11,7 +11,7 @@ from meeple.dsl import expr_ast as A
 
 from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
-from .fused_zones import Unsupported, filter_of as _filter_of
+from .fused_zones import Unsupported, filter_of as _filter_of, pair_loop
 
 
 class Decisions:
@@ -327,7 +327,7 @@ class Decisions:
         short list of constants stays an expression: `unrolled`)."""
         if not (isinstance(node, A.Call) and node.func in ("any", "all") and len(node.args) == 1
                 and isinstance(node.args[0], A.Generator) and isinstance(node.args[0].clauses[0], A.For)
-                and len(node.args[0].clauses[0].names) == 1):
+                and (len(node.args[0].clauses[0].names) == 1 or pair_loop(node.args[0].clauses[0]))):
             return False
         gen = node.args[0]
         return len(gen.clauses) > 1 or self.few_constants(gen.clauses[0], bound) is None

@@ -539,6 +539,12 @@ def plain(text: str) -> bool:
         len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"" and inner.count(inner[0]) == 2)
 
 
+def pair_loop(clause) -> bool:
+    """Whether a `for` clause walks a map's pairs: `for k, v in items(m)`."""
+    it = clause.iter
+    return len(clause.names) == 2 and isinstance(it, A.Call) and it.func == "items" and len(it.args) == 1
+
+
 def filter_of(domain):
     """(variable, sequence, conditions) of a domain `[x for x in S if c ...]`, else None."""
     if not isinstance(domain, A.ListComp) or not isinstance(domain.element, A.Name) or not domain.clauses:
