@@ -799,22 +799,27 @@ zones:""").replace("initial: \"items('tool')\"", "initial: \"items('tool') + ite
 def test_any_and_all_over_a_maps_pairs_are_written_as_loops(tmp_path):
     """`all(m[k] >= v for k, v in items(need))` in a requirement, directly and through a
     definition, and `any` over the pairs with a filter: loops over `.items()` that stop
-    at the decisive pair (freyas-folly's `has_all`), playing as the loop plays them."""
+    at the decisive pair (freyas-folly's `has_all`), playing as the loop plays them; and
+    a bool variable set to an `any`/`all` is set by such loops too."""
     orders = BARTER.replace("""  rest:""", """  order:
     params: {k: "kinds"}
     require:
       - "affords(goods[player], {'a': 1, 'b': 1} if k == 'a' else {'c': 1})"
       - "any(v > 1 for kk, v in items(market) if kk != k) or all(v > 0 or kk == k for kk, v in items(goods[player]))"
-    effects: ["goods[player][k] += 1", "rounds += 1"]
+    effects: ["goods[player][k] += 1", "rounds += 1", "rich = any(v > 3 for kk, v in items(goods[player]))",
+              "full = all(len(kept[q]) > 0 for q in players())"]
   rest:""").replace("""  kinds: "['a', 'b', 'c']"\n""", """  kinds: "['a', 'b', 'c']"
   affords: {params: [m, need], expr: "all(m[k] >= v for k, v in items(need))"}\n""")
-    orders = orders.replace("choose: [swap, take, rest]", "choose: [swap, take, order, rest]")
+    orders = orders.replace("choose: [swap, take, rest]", "choose: [swap, take, order, rest]").replace(
+        "  rounds: {type: int, initial: 0}", "  rounds: {type: int, initial: 0}\n  rich: {type: bool, initial: false}\n"
+        "  full: {type: bool, initial: false}")
     game = load_game(write_ruleset(tmp_path, orders, "orders"), 3, backend="compiled")
     game.rules.playout_kernel(False, 3)
     fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
     assert re.search(r"for c\d+_k, c\d+_v in \w+\.items\(\):", fused)  # affords
     assert re.search(r"for c\d+_kk, c\d+_v in v_market\.items\(\):", fused)  # any, filtered
-    assert len(re.findall(r"for c\d+_kk, c\d+_v in \S+\.items\(\):", fused)) >= 2  # and all
+    assert len(re.findall(r"for c\d+_kk, c\d+_v in \S+\.items\(\):", fused)) >= 3  # and all, and `rich`
+    assert "_v = any(" not in fused and "_v = all(" not in fused  # `rich` and `full` set by loops
     _fused_matches_the_loop(game, range(80), cut=7)
 
 

@@ -539,6 +539,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 raise Unsupported(f"a write into '{name}'")
         else:
             raise Unsupported("a write to something other than a variable")
+        if assign.op == "=" and t == "bool" and self.has_quantifier(assign.value, set(env)):
+            # `any_strong = any(d.str_left > 0 for d in mine_z)`: loops, as a requirement's test
+            return [*key_check, *self.condition(assign.value, env, "_v", 0), *self.write_checks(self.rs.variables[name], t),
+                    *self.written(name, where, k if key_check else None)]
         value, vt = self.expr(assign.value, env)
         if assign.op != "=":
             if t != "int" or vt != "int" or assign.op not in ("+=", "-=", "*="):
@@ -552,15 +556,17 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         lines = [*key_check, f"_v = {value}"]
         decl = self.rs.variables[name]
         lines += self.write_checks(decl, t)
+        return lines + self.written(name, where, k if key_check else None)
+
+    def written(self, name: str, where: str, k: str | None) -> list[str]:
+        """The store of a checked value `_v` into the variable `name` (at key `k`)."""
         if self.types[name] == "list:int" or self.types[name].startswith("pmap:"):
-            lines.append(f"v_{name}[{k}] = _v")
-        elif self.types[name] in _SCALARS + ("item",):
-            lines.append(f"v_{name} = V[{name!r}] = _v")
-        else:
-            lines.append(f"{where} = _v")
-            if self.types[name].startswith("map:"):
-                lines.append(f"w_{name}.append({k})")  # the keys this move wrote (incremental end rules)
-        return lines
+            return [f"v_{name}[{k}] = _v"]
+        if self.types[name] in _SCALARS + ("item",):
+            return [f"v_{name} = V[{name!r}] = _v"]
+        if self.types[name].startswith("map:"):  # and the keys this move wrote (incremental end rules)
+            return [f"{where} = _v", f"w_{name}.append({k})"]
+        return [f"{where} = _v"]
 
     def list_place(self, target, env):
         """(lines, place, variable, element type, index or None) of a write into a list
