@@ -767,27 +767,29 @@ def hop_walk(ctx, adjacent: dict, start, over, blocked, k: int) -> tuple:
         passed = _text_set(over)
         if type(over) is tuple:
             _last_passed[0] = (over, passed)
+    if k < 0:  # no level to walk
+        ctx.charge(0)
+        return ()
     stopped = passed if blocked is over else _text_set(blocked)
     seen, frontier, out = {start}, (start,), []
-    steps = 0  # charged once at the end: the walk has no effect a failure part-way would show
-    for depth in range(k + 1):
+    steps = depth = 0  # charged once at the end: the walk has no effect a failure part-way would show
+    while True:  # a level at a time; the pieces on the k-th level are passed no further
         nxt = []
         for n in frontier:
             for m in adjacent[n]:
-                if m in seen:
-                    continue
-                seen.add(m)
-                if m in passed:
-                    if depth < k:
+                if m not in seen:
+                    seen.add(m)
+                    if m in passed:
                         nxt.append(m)
-                elif m not in stopped:
-                    out.append(m)
+                    elif m not in stopped:
+                        out.append(m)
         steps += len(frontier) + 1
-        frontier = nxt
-        if not frontier:
+        if not nxt or depth == k:
             break
+        frontier = nxt
+        depth += 1
     ctx.charge(steps)
-    return _node_list(out)
+    return tuple(out) if len(out) < 2 else _node_list(out)
 
 
 _last_passed = [((), set())]  # (the last tuple of passable nodes, its set), replaced whole

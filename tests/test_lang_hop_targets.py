@@ -107,3 +107,21 @@ def test_the_walk_reports_a_start_off_the_board_as_hop_targets_does():
     with pytest.raises(EvalError) as library:
         hop("zz", [], [], 1)
     assert walked.value.code == library.value.code and str(walked.value) == str(library.value)
+
+
+@pytest.mark.parametrize("start,over,blocked,k,found,cost", [
+    ("s", [], [], 2, ("a",), 2),
+    ("s", ["a"], ["a"], 2, ("b",), 4),
+    ("s", ["a", "b"], ["a", "b"], 1, (), 4),
+    ("s", ["a", "b"], ["a", "b"], 2, ("c", "d"), 6),
+    ("s", ["a", "b", "d"], [], 3, ("c", "e"), 8),
+    ("b", ["a", "c", "d"], ["c"], 0, (), 2),
+    ("b", ["a", "c", "d"], [], -1, (), 0),
+    ("e", ["d", "b"], [], 5, ("a", "c"), 6),
+])
+def test_the_walk_charges_a_step_per_node_it_leaves_and_one_per_level(start, over, blocked, k, found, cost):
+    """hop_walk's nodes and charge, written down: each level walked costs one step and
+    one per node left from on it; a negative limit walks nothing."""
+    ctx = _Ctx({"t": _tree()})
+    assert hop_walk(ctx, board_adjacency(ctx, "t"), start, over, blocked, k) == found
+    assert ctx.cost == cost
