@@ -832,7 +832,7 @@ def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_
     game.rules.playout_kernel(False, 3)
     text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
     assert "is _fz_NOT_REMEMBERED:" in text  # offers: the memo, or the loop
-    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key: fused._NOT_REMEMBERED)
+    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key, *rule: fused._NOT_REMEMBERED)
     _fused_matches_the_loop(game, range(60), cut=7)
 
 
@@ -846,8 +846,28 @@ def test_board_walks_match_the_loop_whether_their_memo_is_kept_or_let_go(tmp_pat
     text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
     assert "_fz_hop_walk(ctx, bw_0, " in text and "F_hop_targets(" not in text
     assert re.search(r"\(_fz_hop_walk\(ctx, bw_0, [^)]*\) if s_\d+ is _fz_NOT_REMEMBERED else ", text)
-    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key: fused._NOT_REMEMBERED)
+    monkeypatch.setitem(game.rules.module.ns, "_fz_memo_on_trial", lambda memo, key, *rule: fused._NOT_REMEMBERED)
     _fused_matches_the_loop(game, range(60), cut=8)
+
+
+def test_a_walk_memo_is_kept_only_where_most_walks_recur():
+    """A memo on trial is judged after MEMO_TRIAL asks: a definition's is kept with a
+    quarter as many values found as missed, a board walk's only with as many (its key
+    costs about as much as the walk)."""
+    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen.runtime import MEMO_TRIAL
+
+    def kept(found_share: float, *rule) -> bool:
+        memo = {}
+        trial = fused._memo_on_trial(memo, "k", *rule)
+        for i in range(MEMO_TRIAL):  # the first asks find nothing, the later ones find key 0
+            if trial.get(0 if i >= (1 - found_share) * MEMO_TRIAL else -1 - i) is None:
+                trial[0] = i
+        assert trial.asked == MEMO_TRIAL and trial.missed == round((1 - found_share) * MEMO_TRIAL)
+        return fused._memo_on_trial(memo, "k", *rule) is not fused._NOT_REMEMBERED
+
+    assert kept(0.4) and not kept(0.4, fused._WALK_FOUND_PER_MISS)
+    assert not kept(0.1) and kept(0.6, fused._WALK_FOUND_PER_MISS)
 
 
 def test_a_walk_from_a_space_off_the_board_fails_as_in_the_loop(tmp_path):

@@ -131,7 +131,6 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.prop_defaults: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
-        self.last_calls: dict[str, int] = {}  # a board walk's place -> how many arguments it keeps
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
 
@@ -244,7 +243,6 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.consts.clear()
         self.indexes.clear()
         self.sites.clear()
-        self.last_calls.clear()
         self.boards.clear()
         self.fixed_length.clear()
         self.def_memos.clear()
@@ -283,7 +281,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
-                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember, _fz_last=_last_call,
+                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
@@ -454,13 +452,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             lines.append(f"{column} = _fz_PropColumn(state.props, game, {name!r}, M.setdefault({('fused-prop-default', name)!r}, {{}}))")
         for (func, shape), site in self.sites.items():
             if func in _BOARD_WALKS:  # a walk's arguments may seldom recur: it is remembered on trial
-                lines.append(f"{site} = _fz_memo_on_trial(M, {('fused-site', func, shape)!r})")
+                lines.append(f"{site} = _fz_memo_on_trial(M, {('fused-site', func, shape)!r}, {_WALK_FOUND_PER_MISS})")
             else:
                 lines.append(f"{site} = M.setdefault({('fused-site', func, shape)!r}, {{}})")
         for board, local in self.boards.items():
             lines.append(f"{local} = _fz_board_adjacency(ctx, {board!r})")
-        for last, n in self.last_calls.items():  # no call yet: no argument equals _MISSING
-            lines.append(f"{last} = [{', '.join(['_MISSING'] * (n + 1))}]")
         for name, memo in self.def_memos.items():
             lines.append(f"{memo} = _fz_memo_on_trial(M, {('fused-define', name)!r})")
         for (func, args), const in self.consts.items():
@@ -1169,14 +1165,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 remembered = (f"({call} if {site} is _fz_NOT_REMEMBERED else "
                               f"{got} if ({got} := {site}.get(({k} := {key}), _MISSING)) is not _MISSING "
                               f"else _fz_remember({site}, {k}, {call}))")
-                # The same call as the last one at this place (a listing asks again for every
-                # choice of a later parameter): its value, without making the key.
-                last = f"_lc{n}"
-                self.last_calls[last] = len(parts)
-                same = " and ".join(f"{b} == {last}[{j}]" for j, b in enumerate(given))
                 bound = "".join(f"({b} := {x}), " for b, (x, _) in zip(given, parts))
-                return (f"({bound}({last}[-1] if {same} else _fz_last({last}, ({', '.join(given)}, ), "
-                        f"{remembered})))[-1]"), result
+                return f"({bound}{remembered})[-1]", result
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1717,18 +1707,24 @@ class _OnTrial(dict):
 _NOT_REMEMBERED = {}  # the memo of a definition or walk not worth remembering: always empty
 
 
-def _memo_on_trial(memo: dict, key):
+def _memo_on_trial(memo: dict, key, found_per_miss: float = 0.25):
     """The memo kept at `key` of the game's memo: on trial at first; once asked
-    MEMO_TRIAL times, a plain dict if it found a quarter as many values as it missed (the
-    rule of the module's own memos, runtime.MemoSite), else _NOT_REMEMBERED for the rest
-    of the game, its values let go.  Only the speed depends on the verdict."""
+    MEMO_TRIAL times, a plain dict if it found `found_per_miss` values for each one it
+    missed (a quarter, the rule of the module's own memos, runtime.MemoSite), else
+    _NOT_REMEMBERED for the rest of the game, its values let go.  Only the speed depends
+    on the verdict."""
     kept = memo.get(key)
     if kept is None:
         kept = memo[key] = _OnTrial()
     elif type(kept) is _OnTrial and kept.asked >= MEMO_TRIAL:
         found = kept.asked - kept.missed
-        kept = memo[key] = dict(kept) if found * 4 >= kept.missed else _NOT_REMEMBERED
+        kept = memo[key] = dict(kept) if found >= kept.missed * found_per_miss else _NOT_REMEMBERED
     return kept
+
+
+# A board walk's key (the occupied places, as tuples) costs about as much as the walk
+# itself (freyas-folly: 1.4 µs a walk), so its memo pays only where most walks recur.
+_WALK_FOUND_PER_MISS = 1.0
 
 
 def _sized(m: dict) -> dict:
@@ -1736,13 +1732,6 @@ def _sized(m: dict) -> dict:
     if len(m) > MAX_LIST:
         raise KernelStop()
     return m
-
-
-def _last_call(last: list, given: tuple, value):
-    """Keep a call's arguments and value as the last one at its place."""
-    last[:-1] = given
-    last[-1] = value
-    return value
 
 
 def _memo_site(site: dict, key, value):
