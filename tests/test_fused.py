@@ -870,6 +870,27 @@ def test_a_walk_memo_is_kept_only_where_most_walks_recur():
     assert not kept(0.1) and kept(0.6, fused._WALK_FOUND_PER_MISS)
 
 
+def test_a_memo_that_finds_almost_nothing_is_let_go_early():
+    """After a few hundred asks, a memo that found less than one value in twenty misses
+    is let go then; one that found more stays on trial until MEMO_TRIAL asks."""
+    from meeple.interpreter.codegen import fused
+
+    def after(asks: int, found: int):
+        memo = {}
+        trial = fused._memo_on_trial(memo, "k")
+        trial.get(0)
+        trial[0] = 0  # the first ask misses and keeps its value
+        for i in range(1, asks):  # then `found` asks find it, the others miss
+            if trial.get(0 if i <= found else -i) is None:
+                trial[-i] = i
+        assert trial.asked == asks and trial.missed == asks - found
+        return fused._memo_on_trial(memo, "k")
+
+    assert type(after(fused._EARLY_TRIAL - 1, 0)) is fused._OnTrial  # too few asks to judge
+    assert after(fused._EARLY_TRIAL, 1) is fused._NOT_REMEMBERED  # 1 found, 199 missed
+    assert type(after(fused._EARLY_TRIAL, 40)) is fused._OnTrial  # 40 found: judged later
+
+
 def test_a_walk_from_a_space_off_the_board_fails_as_in_the_loop(tmp_path):
     """The tier's walk reports the start it cannot find; the loop plays the game again and
     reports it in the language's terms, as the reference does."""

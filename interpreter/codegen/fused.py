@@ -1716,10 +1716,20 @@ def _memo_on_trial(memo: dict, key, found_per_miss: float = 0.25):
     kept = memo.get(key)
     if kept is None:
         kept = memo[key] = _OnTrial()
-    elif type(kept) is _OnTrial and kept.asked >= MEMO_TRIAL:
+    elif type(kept) is _OnTrial and kept.asked >= _EARLY_TRIAL:
         found = kept.asked - kept.missed
-        kept = memo[key] = dict(kept) if found >= kept.missed * found_per_miss else _NOT_REMEMBERED
+        if found * _EARLY_MISSES_PER_FOUND < kept.missed:  # hopeless already: let go early
+            kept = memo[key] = _NOT_REMEMBERED
+        elif kept.asked >= MEMO_TRIAL:
+            kept = memo[key] = dict(kept) if found >= kept.missed * found_per_miss else _NOT_REMEMBERED
     return kept
+
+
+# A memo asked a few hundred times that found almost nothing is let go then, not after
+# MEMO_TRIAL asks: a definition a game asks for 170 times (freyas-folly's `hand_ins`)
+# would otherwise make and keep a key at every ask for a dozen games.
+_EARLY_TRIAL = 200
+_EARLY_MISSES_PER_FOUND = 20
 
 
 # A board walk's key (the occupied places, as tuples) costs about as much as the walk
