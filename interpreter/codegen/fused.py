@@ -41,6 +41,7 @@ from .kernel import KernelStop, _KernelWriter
 from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
+from .frame_room import padded
 from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
                           pair_loop, plain as _plain, PropColumn, take_anywhere)
 
@@ -286,7 +287,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
-        return self.module.add("\n".join(self.lines), "FUSED"), frozenset(p.id for p in self.rules.points)
+        text = padded("\n".join(self.lines), "FUSED")
+        return self.module.add(text, "FUSED"), frozenset(p.id for p in self.rules.points)
 
     def point(self, p) -> list[str]:
         """Flow points whose expressions may read the state are written over the tier's
