@@ -1,5 +1,5 @@
 """The room a large generated frame leaves behind it on CPython's frame stack
-(codegen/frame_room.py): a playout's frame between 2 KiB and a chunk is made larger than
+(codegen/frame_room.py): a playout's frame between 8 KiB and a chunk is made larger than
 a chunk, so that it starts a chunk of its own and the calls it makes find room there."""
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ def _made(text: str):
     return ns["F"]
 
 
-def test_a_frame_between_2_kib_and_a_chunk_is_made_larger_than_a_chunk():
-    text = _function(400)
+def test_a_frame_between_8_kib_and_a_chunk_is_made_larger_than_a_chunk():
+    text = _function(1200)
     before = _made(text)
     assert PAD_FROM_WORDS <= frame_words(before.__code__) <= CHUNK_WORDS
     after = _made(padded(text, "F"))
     assert frame_words(after.__code__) > CHUNK_WORDS
-    assert after(5) == before(5) == 5 + 5 + 399
+    assert after(5) == before(5) == 5 + 5 + 1199
 
 
 def test_small_frames_and_frames_larger_than_a_chunk_are_left_alone():
@@ -33,9 +33,9 @@ def test_small_frames_and_frames_larger_than_a_chunk_are_left_alone():
     assert padded(large, "F") == large
 
 
-def test_a_rulebook_games_fused_playout_has_a_frame_larger_than_a_chunk():
-    game = load_game("treasure-hunter", 2, backend="compiled")
-    run, _ = game.rules.playout_kernel(False, 2)
+def test_freyas_follys_fused_playout_has_a_frame_larger_than_a_chunk():
+    game = load_game("freyas-folly", 3, backend="compiled")
+    run, _ = game.rules.playout_kernel(False, 3)
     assert frame_words(run.__code__) > CHUNK_WORDS
-    small = load_game("tic-tac-toe", backend="compiled")
-    assert frame_words(small.rules.playout_kernel(False, 2)[0].__code__) < PAD_FROM_WORDS
+    shorter = load_game("treasure-hunter", 2, backend="compiled")  # short games: left alone
+    assert frame_words(shorter.rules.playout_kernel(False, 2)[0].__code__) < PAD_FROM_WORDS

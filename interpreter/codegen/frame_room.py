@@ -13,16 +13,18 @@ from a script, only because the stack below them was a few frames shallower.
 A frame larger than a chunk never fits in what is left of one, so it always starts its
 own chunk, with the 1,000 words of room behind it.  `padded` makes a playout's frame that
 large, by names assigned only in a branch that never runs (Python gives every name a
-function assigns a slot in its frame).  Small frames are left alone: a playout played
-by the thousand (tic-tac-toe, goofspiel) would pay a chunk's mapping on every call, and
-its frame leaves room in all but the deepest stacks.
+function assigns a slot in its frame).  The chunk is then mapped and unmapped once per
+call of the playout, about 50 µs on the development VM: nothing beside a freyas-folly
+game (60 ms), but a tenth of a treasure-hunter game (1.5 ms; its padded playouts were
+0.91× in the median game).  So only frames of 8 KiB and more are padded; a smaller
+frame meets the trouble only under a caller whose stack fills 8 KiB or more of a chunk.
 """
 from __future__ import annotations
 
 import types
 
 CHUNK_WORDS = 16 * 1024 // 8  # CPython's DATA_STACK_CHUNK_SIZE, in words
-PAD_FROM_WORDS = 256  # frames of 2 KiB and more are made larger than a chunk
+PAD_FROM_WORDS = 1024  # frames of 8 KiB and more are made larger than a chunk
 _FRAME_HEADER_WORDS = 10  # a frame's own fields before its locals (7 in 3.11), rounded up
 _NAMES_PER_LINE = 40
 
