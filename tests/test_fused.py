@@ -823,6 +823,20 @@ def test_any_and_all_over_a_maps_pairs_are_written_as_loops(tmp_path):
     _fused_matches_the_loop(game, range(80), cut=7)
 
 
+def test_a_definition_walking_its_argument_with_count_if_is_remembered(tmp_path):
+    """`count_if(pack, k => …)` walks the list it is given, as a comprehension over it
+    would: a definition made of it is remembered on trial by its argument (freyas-folly's
+    `shapes(g)`), and plays as the loop plays it."""
+    counted = BARTER.replace("""  holds: {params: [m, pack], expr:""", """  weight: {params: [pack], expr: "[1, 2, 3, 4][count_if(pack, k => k == 'a')]"}
+  holds: {params: [m, pack], expr:""").replace(
+        "if holds(goods[p], pk) and", "if holds(goods[p], pk) and weight(pk) < 3 + rounds % 2 and")
+    game = load_game(write_ruleset(tmp_path, counted, "counted"), 3, backend="compiled")
+    game.rules.playout_kernel(False, 3)
+    fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert "_fz_memo_on_trial(M, ('fused-define', 'weight'))" in fused
+    _fused_matches_the_loop(game, range(80), cut=7)
+
+
 def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).

@@ -1412,6 +1412,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     looped = [c.iter for c in n.clauses if isinstance(c, A.For) and not self.short_constant(c.iter)]
                     walks = walks or bool(looped)
                     walks_more = walks_more or any(not _given(i, d.params) for i in looped)
+                if isinstance(n, A.Call) and n.func in _WALKS_WITH_LAMBDA and n.args and \
+                        not self.short_constant(n.args[0]):  # `count_if(g, k => …)` walks g
+                    walks = True
+                    walks_more = walks_more or not _given(n.args[0], d.params)
                 if isinstance(n, A.Member) and n.name not in ("id", "kind") and \
                         any(n.name in k.props for k in self.rs.components.values()):
                     return None  # an item property
@@ -1737,6 +1741,8 @@ _EARLY_MISSES_PER_FOUND = 20
 # A board walk's key (the occupied places, as tuples) costs about as much as the walk
 # itself (freyas-folly: 1.4 µs a walk), so its memo pays only where most walks recur.
 _WALK_FOUND_PER_MISS = 1.0
+
+_WALKS_WITH_LAMBDA = ("count_if", "max_by", "min_by")  # library functions that walk their first argument
 
 
 def _sized(m: dict) -> dict:
