@@ -4,19 +4,19 @@ CPython (3.11 to 3.13) keeps the frames of Python calls in chunks of 16 KiB on a
 per-thread stack.  A frame that does not fit in what is left of the current chunk starts
 a new chunk, sized to hold it and at least 1,000 words more, and that chunk is freed
 (unmapped) when the frame returns.  A fused playout's frame holds every temporary of the
-whole playout (freyas-folly's: 1,550 locals, 14 KiB).  Where the caller's stack left just
-enough of the current chunk for it, the playout's frame fills the chunk to its end, and
-every call the playout makes (a comprehension, the board walk, a memo) maps and unmaps a
-chunk of its own: freyas-folly's playouts ran four times slower from `python -m` than
-from a script, only because the stack below them was a few frames shallower.
+whole playout (a rulebook game's may hold 1,500 locals, 14 KiB).  Where the caller's
+stack left just enough of the current chunk for it, the playout's frame fills the chunk
+to its end, and every call the playout makes (a comprehension, a board walk, a memo)
+maps and unmaps a chunk of its own: such a playout ran four times slower under
+`python -m` than from a script, only because the stack below it was a few frames
+shallower (docs/compiled.md has the measurements).
 
 A frame larger than a chunk never fits in what is left of one, so it always starts its
 own chunk, with the 1,000 words of room behind it.  `padded` makes a playout's frame that
 large, by names assigned only in a branch that never runs (Python gives every name a
 function assigns a slot in its frame).  The chunk is then mapped and unmapped once per
-call of the playout, about 50 µs on the development VM: nothing beside a freyas-folly
-game (60 ms), but a tenth of a treasure-hunter game (1.5 ms; its padded playouts were
-0.91× in the median game).  So only frames of 8 KiB and more are padded; a smaller
+call of the playout, about 50 µs on the development VM: nothing beside a game of 60 ms,
+but a tenth of a game of 1.5 ms.  So only frames of 8 KiB and more are padded; a smaller
 frame meets the trouble only under a caller whose stack fills 8 KiB or more of a chunk.
 """
 from __future__ import annotations

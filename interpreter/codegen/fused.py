@@ -1732,14 +1732,14 @@ def _memo_on_trial(memo: dict, key, found_per_miss: float = 0.25):
 
 
 # A memo asked a few hundred times that found almost nothing is let go then, not after
-# MEMO_TRIAL asks: a definition a game asks for 170 times (freyas-folly's `hand_ins`)
+# MEMO_TRIAL asks: a definition a game asks for 170 times (docs/compiled.md has one)
 # would otherwise make and keep a key at every ask for a dozen games.
 _EARLY_TRIAL = 200
 _EARLY_MISSES_PER_FOUND = 20
 
 
 # A board walk's key (the occupied places, as tuples) costs about as much as the walk
-# itself (freyas-folly: 1.4 µs a walk), so its memo pays only where most walks recur.
+# itself (about 1.4 µs on a rulebook game's board), so its memo pays only where most walks recur.
 _WALK_FOUND_PER_MISS = 1.0
 
 _WALKS_WITH_LAMBDA = ("count_if", "max_by", "min_by")  # library functions that walk their first argument
