@@ -776,7 +776,7 @@ def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path
 def test_item_properties_are_read_through_columns_that_follow_every_write(tmp_path):
     """The tier reads an item's property from a column filled from the state on the
     first read (fused_zones.PropColumn), and writes go to the state and the column.
-    WORKSHOP_MIXED adds a kind whose `charge` has other bounds, so that writes of
+    The mixed variant adds a kind whose `charge` has other bounds, so that writes of
     `charge` go through the library's checked write: its column follows them too."""
     mixed = WORKSHOP.replace("""zones:""", """  gadget:
     fields: {power: int}

@@ -129,7 +129,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
-        self.prop_defaults: dict[str, str] = {}  # item property -> its column's local (prop_column)
+        self.prop_columns: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
@@ -247,7 +247,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.boards.clear()
         self.fixed_length.clear()
         self.def_memos.clear()
-        self.prop_defaults.clear()
+        self.prop_columns.clear()
         self.witnesses.clear()
         self.end_checks()
         # Every point is written before the prologue, which defines the constants they use.
@@ -448,9 +448,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             t = self.types[name]
             values = f"(v_{name},)" if t == "int" else f"v_{name}.values()" if t.startswith("map:") else f"v_{name}"
             lines += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
-        if self.consts or self.sites or self.def_memos or self.prop_defaults:
+        if self.consts or self.sites or self.def_memos or self.prop_columns:
             lines.append("M = game.memo")
-        for name, column in self.prop_defaults.items():
+        for name, column in self.prop_columns.items():
             lines.append(f"{column} = _fz_PropColumn(state.props, game, {name!r}, M.setdefault({('fused-prop-default', name)!r}, {{}}))")
         for (func, shape), site in self.sites.items():
             if func in _BOARD_WALKS:  # a walk's arguments may seldom recur: it is remembered on trial
@@ -1573,7 +1573,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
 
     def prop_column(self, name: str) -> str:
         """The local holding the property's column for the playout (fused_zones.PropColumn)."""
-        return self.prop_defaults.setdefault(name, f"col_{len(self.prop_defaults)}")
+        return self.prop_columns.setdefault(name, f"col_{len(self.prop_columns)}")
 
     def prop_read(self, obj: str, name: str) -> str:
         """An item's property in line: its column's entry, filled from the state on the
