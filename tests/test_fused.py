@@ -1183,6 +1183,35 @@ def test_zones_items_and_chance_in_the_fused_tier_match_the_loop(tmp_path, playe
     assert game.kernel_fallbacks == 0
 
 
+def test_faces_are_written_as_the_shared_record_only_where_items_hold_nothing_else(tmp_path):
+    """Where no kind declares properties and nothing reveals an item, an item's record
+    holds its face alone, so the tier writes the shared record outright; a kind with a
+    property, or a `reveal`, keeps the write that carries the rest of the record over.
+    Records the tier did not make (an equal but separate face record, an explicit `up`)
+    are read by what they hold, as the loop reads them."""
+    with_props = MARKET.replace('    id: "{metal}{worth}"\n', '    id: "{metal}{worth}"\n    props:\n'
+                                '      polish: {type: int, initial: "0", min: 0, max: 3}\n')
+    with_reveal = MARKET.replace('      - set: "wealth[player] += coin.worth * 3"\n',
+                                 '      - set: "wealth[player] += coin.worth * 3"\n'
+                                 '      - reveal: coin\n        to: "players()"\n')
+    assert with_props != MARKET and with_reveal != MARKET
+    for text, outright in ((MARKET, True), (with_props, False), (with_reveal, False)):
+        game = load_game(write_ruleset(tmp_path, text, "market"), 2, backend="compiled")
+        game.rules.playout_kernel(False, 2)
+        fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+        assert ("    P[_it.id] = _fz_FD\n" in fused) == outright
+        assert ("{**_pp, 'face': 'down'}" in fused) == (not outright)
+        for seed in range(60):
+            start = game.new_state(seed)
+            for n, item in enumerate(start.zones["stall"]):  # records the tier did not make
+                record = {"face": "down" if n % 3 == 0 else "up"} if n % 2 else dict(start.props.get(item.id, {}))
+                start.props[item.id] = record
+            fast = game.playout(start, rng=random.Random(seed))
+            loop = game.playout(start, policy=_loop, rng=random.Random(seed))
+            assert fast.to_data() == loop.to_data(), seed
+        assert game.kernel_fallbacks == 0
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_goofspiel_at_more_players_matches_the_loop(players):
     game = load_game("goofspiel", players, backend="compiled")

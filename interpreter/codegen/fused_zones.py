@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
+from meeple.dsl.walk import any_effect
 
 from .kernel import KernelStop
 
@@ -49,6 +50,11 @@ class ZonesAndEffects:
         if kinds:
             which = f"kind '{kinds[0]}'" if len(kinds) == 1 else "kinds " + ", ".join(f"'{k}'" for k in kinds)
             raise Unsupported(f"items of {which} declare their `face` or `seen_by`")
+        # Items carry nothing but a face when no kind declares properties and nothing
+        # reveals an item to some players: a face is then written as the shared record
+        # without looking at what else the item holds.
+        self.faces_only = not any(kind.props for kind in rs.components.values()) and \
+            not any_effect(rs, lambda e: e.kind == "reveal")
 
     def field_type(self, name: str) -> str:
         """The type of a printed field read from an item: the same in every kind that has
@@ -308,11 +314,20 @@ class ZonesAndEffects:
         """For the moved item `_it`: where it went, for a later move without `from` to look
         first, and the face of its new place (or the move's), written where it differs."""
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
-        shared = f"_fz_FACES[{face!r}]"  # an item whose only property is its face holds the shared one
+        shared = _SHARED_FACE[face]  # an item whose only property is its face holds the shared one
+        if face == "up":  # no record is face up too
+            differs = f"_pp is not None and _pp is not {shared} and _pp.get('face', 'up') != 'up'"
+        else:
+            differs = f"_pp is not {shared} and (_pp is None or _pp.get('face', 'up') != {face!r})"
         return [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
-                f"if _pp is not {shared} and (_pp['face'] if _pp and 'face' in _pp else 'up') != {face!r}:",
-                f"    P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) "
-                f"else {shared}"]
+                f"if {differs}:", "    " + self.face_written(face)]
+
+    def face_written(self, face: str) -> str:
+        """The line giving `_it` the face `face` (a literal), where `_pp` is its record."""
+        shared = _SHARED_FACE[face]
+        if self.faces_only:
+            return f"P[_it.id] = {shared}"
+        return f"P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) else {shared}"
 
     def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
@@ -360,8 +375,13 @@ class ZonesAndEffects:
 
     def flip(self, a, env) -> list[str]:
         face = a["face"]
-        new = repr(face) if face else "('up' if (_pp['face'] if _pp and 'face' in _pp else 'up') == 'down' else 'down')"
-        return [f"for _it in {self.items_value(a['items'], env)}:", "    _pp = P.get(_it.id)",
+        items = self.items_value(a["items"], env)
+        if face and self.faces_only:
+            return [f"for _it in {items}:", f"    P[_it.id] = {_SHARED_FACE[face]}"]
+        if face:
+            return [f"for _it in {items}:", "    _pp = P.get(_it.id)", "    " + self.face_written(face)]
+        new = "('up' if (_pp.get('face', 'up') if _pp else 'up') == 'down' else 'down')"
+        return [f"for _it in {items}:", "    _pp = P.get(_it.id)",
                 f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) "
                 f"else _fz_FACES[{new}]"]
 
@@ -446,6 +466,7 @@ ONLY = {f"_fz_only_{t}": frozenset({k}) for t, k in (("int", int), ("str", str),
 # An item whose only property is its face shares one of these: properties are replaced on
 # every write (`{**old, ...}`, effects_runtime.put_prop), never changed in place.
 FACES = {"up": {"face": "up"}, "down": {"face": "down"}}
+_SHARED_FACE = {"up": "_fz_FU", "down": "_fz_FD"}  # their names in the generated module
 
 
 def natural(k: int) -> int:
