@@ -315,7 +315,7 @@ class ZonesAndEffects:
         first, and the face of its new place (or the move's), written where it differs."""
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
         shared = _SHARED_FACE[face]  # an item whose only property is its face holds the shared one
-        if face == "up":  # no record is face up too
+        if face == "up":  # an item without a record is face up too
             differs = f"_pp is not None and _pp is not {shared} and _pp.get('face', 'up') != 'up'"
         else:
             differs = f"_pp is not {shared} and (_pp is None or _pp.get('face', 'up') != {face!r})"
