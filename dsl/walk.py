@@ -6,7 +6,7 @@ is the one place that knows it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import Iterator
 
 from .model import Effect, FlowNode, Ruleset
@@ -52,29 +52,6 @@ def event_payloads(rs: Ruleset) -> dict[str, set[str]]:
         visit(t.effects)
     _visit_flow_effects(rs.flow, visit)
     return out
-
-
-def any_effect(rs: Ruleset, test) -> bool:
-    """Does `test(effect)` hold for some effect anywhere in the ruleset (setup, actions,
-    flow, triggers, and effects nested in any of them)?  A whole-ruleset question, asked
-    once, so a plain walk over every field is enough."""
-    stack, seen = [rs.setup, rs.actions, rs.flow, rs.triggers], set()
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, (str, int, float, bool)) or obj is None:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Effect):
-            if test(obj):
-                return True
-            stack.extend(obj.args.values())
-        elif isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple)):
-            stack.extend(obj)
-        elif is_dataclass(obj):
-            stack.extend(getattr(obj, f.name) for f in fields(obj))
-    return False
 
 
 def _visit_flow_effects(nodes, visit):

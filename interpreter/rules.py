@@ -5,17 +5,16 @@ binds them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from types import MappingProxyType
 
 import networkx as nx
 
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.model import Ruleset
+from meeple.dsl.model import Effect, Ruleset
 from meeple.dsl.names import global_scope
 from meeple.dsl.types import INT
-from meeple.dsl.walk import any_effect
 from meeple.dsl.values import Item
 
 from .context import RuleError
@@ -350,4 +349,20 @@ def _memo_call(name, fn):
 
 def _reveals_or_flips(rs) -> bool:
     """Does any effect turn items face down, flip them or show them to some players?"""
-    return any_effect(rs, lambda e: e.kind in ("flip", "reveal") or e.args.get("face") == "down")
+    stack, seen = [rs.setup, rs.actions, rs.flow, rs.triggers], set()
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (str, int, float, bool)) or obj is None:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, Effect):
+            if obj.kind in ("flip", "reveal") or obj.args.get("face") == "down":
+                return True
+            stack.extend(obj.args.values())
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif is_dataclass(obj):
+            stack.extend(getattr(obj, f.name) for f in fields(obj))
+    return False

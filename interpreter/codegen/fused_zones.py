@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
-from meeple.dsl.walk import any_effect
 
 from .kernel import KernelStop
 
@@ -50,11 +49,6 @@ class ZonesAndEffects:
         if kinds:
             which = f"kind '{kinds[0]}'" if len(kinds) == 1 else "kinds " + ", ".join(f"'{k}'" for k in kinds)
             raise Unsupported(f"items of {which} declare their `face` or `seen_by`")
-        # Items carry nothing but a face when no kind declares properties and nothing
-        # reveals an item to some players: a face is then written as the shared record
-        # without looking at what else the item holds.
-        self.faces_only = not any(kind.props for kind in rs.components.values()) and \
-            not any_effect(rs, lambda e: e.kind == "reveal")
 
     def field_type(self, name: str) -> str:
         """The type of a printed field read from an item: the same in every kind that has
@@ -316,18 +310,23 @@ class ZonesAndEffects:
         face = a["face"] or self.rs.zones[_zone_name(a["to"])].face
         shared = _SHARED_FACE[face]  # an item whose only property is its face holds the shared one
         if face == "up":  # an item without a record is face up too
-            differs = f"_pp is not None and _pp is not {shared} and _pp.get('face', 'up') != 'up'"
+            differs, ruled_out = f"_pp is not None and _pp is not {shared} and _pp.get('face', 'up') != 'up'", \
+                ("None", shared)
         else:
-            differs = f"_pp is not {shared} and (_pp is None or _pp.get('face', 'up') != {face!r})"
+            differs, ruled_out = f"_pp is not {shared} and (_pp is None or _pp.get('face', 'up') != {face!r})", (shared,)
         return [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
-                f"if {differs}:", "    " + self.face_written(face)]
+                f"if {differs}:", "    " + self.face_written(face, ruled_out)]
 
-    def face_written(self, face: str) -> str:
-        """The line giving `_it` the face `face` (a literal), where `_pp` is its record."""
+    def face_written(self, face: str, known_not=()) -> str:
+        """The line giving `_it` the face `face` (a literal), where `_pp` is its record: the
+        shared record where the item holds nothing but a face (the shared records, tested
+        first, are what the tier writes), else a copy with the face changed.  `known_not`
+        names what the caller's test has already ruled out `_pp` being ("None", "_fz_FU",
+        "_fz_FD"), so it is not tested again."""
         shared = _SHARED_FACE[face]
-        if self.faces_only:
-            return f"P[_it.id] = {shared}"
-        return f"P[_it.id] = {{**_pp, 'face': {face!r}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) else {shared}"
+        tests = [f"_pp is {x}" for x in ("None", "_fz_FU", "_fz_FD") if x not in known_not]
+        return (f"P[_it.id] = {shared} if {' or '.join(tests)} or (len(_pp) == 1 and 'face' in _pp) "
+                f"else {{**_pp, 'face': {face!r}}}")
 
     def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
@@ -376,8 +375,6 @@ class ZonesAndEffects:
     def flip(self, a, env) -> list[str]:
         face = a["face"]
         items = self.items_value(a["items"], env)
-        if face and self.faces_only:
-            return [f"for _it in {items}:", f"    P[_it.id] = {_SHARED_FACE[face]}"]
         if face:
             return [f"for _it in {items}:", "    _pp = P.get(_it.id)", "    " + self.face_written(face)]
         new = "('up' if (_pp.get('face', 'up') if _pp else 'up') == 'down' else 'down')"
