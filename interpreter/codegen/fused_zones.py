@@ -315,18 +315,17 @@ class ZonesAndEffects:
         else:
             differs, ruled_out = f"_pp is not {shared} and (_pp is None or _pp.get('face', 'up') != {face!r})", (shared,)
         return [*(["_where[_it.id] = " + dst] if self.takes_anywhere else []), "_pp = P.get(_it.id)",
-                f"if {differs}:", "    " + self.face_written(face, ruled_out)]
+                f"if {differs}:", "    " + self.face_written(repr(face), shared, ruled_out)]
 
-    def face_written(self, face: str, known_not=()) -> str:
-        """The line giving `_it` the face `face` (a literal), where `_pp` is its record: the
-        shared record where the item holds nothing but a face (the shared records, tested
-        first, are what the tier writes), else a copy with the face changed.  `known_not`
-        names what the caller's test has already ruled out `_pp` being ("None", "_fz_FU",
-        "_fz_FD"), so it is not tested again."""
-        shared = _SHARED_FACE[face]
+    def face_written(self, face: str, shared: str, known_not=()) -> str:
+        """The line giving `_it` the face `face` (an expression), where `_pp` is its record:
+        the shared record `shared` where the item holds nothing but a face (the shared
+        records, tested first, are what the tier writes), else a copy with the face changed.
+        `known_not` names what the caller's test has already ruled out `_pp` being ("None",
+        "_fz_FU", "_fz_FD"), so it is not tested again."""
         tests = [f"_pp is {x}" for x in ("None", "_fz_FU", "_fz_FD") if x not in known_not]
         return (f"P[_it.id] = {shared} if {' or '.join(tests)} or (len(_pp) == 1 and 'face' in _pp) "
-                f"else {{**_pp, 'face': {face!r}}}")
+                f"else {{**_pp, 'face': {face}}}")
 
     def taken(self, a, env, moved: str, src: str) -> tuple[list[str], bool]:
         """The lines that take a move's items out, into `moved`: the given items from
@@ -376,11 +375,11 @@ class ZonesAndEffects:
         face = a["face"]
         items = self.items_value(a["items"], env)
         if face:
-            return [f"for _it in {items}:", "    _pp = P.get(_it.id)", "    " + self.face_written(face)]
-        new = "('up' if (_pp.get('face', 'up') if _pp else 'up') == 'down' else 'down')"
-        return [f"for _it in {items}:", "    _pp = P.get(_it.id)",
-                f"    P[_it.id] = {{**_pp, 'face': {new}}} if _pp and (len(_pp) > 1 or 'face' not in _pp) "
-                f"else _fz_FACES[{new}]"]
+            return [f"for _it in {items}:", "    _pp = P.get(_it.id)",
+                    "    " + self.face_written(repr(face), _SHARED_FACE[face])]
+        return [f"for _it in {items}:", "    _pp = P.get(_it.id)",  # no face given: turned over
+                "    _nf = 'up' if (_pp.get('face', 'up') if _pp else 'up') == 'down' else 'down'",
+                "    " + self.face_written("_nf", "_fz_FACES[_nf]")]
 
     # -- flow points that read the state ---------------------------------------------------
     def local_types(self) -> dict[str, str]:
