@@ -60,7 +60,7 @@ def _field(cursor: Cursor) -> str | None:
 
 
 def _names_as_values(analysis: Analysis, cursor: Cursor) -> list[types.CompletionItem]:
-    """Names written as plain values: `choose: bid`, `deal: {to: hand}`, `after: trick-taken`."""
+    """Names written as plain values: `choose: bid`, `deal: {to: hand}`, `after: trick_taken`."""
     field = _field(cursor)
     if field in DECISION_STEPS:
         return _declared(analysis, "action", Kinds.Event) + \

@@ -1,7 +1,7 @@
 """Every declared name of a ruleset and every place that names it, with its span.
 
 Declarations and the names written as plain values (`choose: bid`, `deal: {to: hand}`,
-`after: trick-taken`) come from the files' YAML, so they are known even while the
+`after: trick_taken`) come from the files' YAML, so they are known even while the
 ruleset does not build; the names inside expressions come from the built ruleset,
 walked with the scope of each expression (`dsl/walk.py`), so an action parameter or a
 comprehension variable that happens to share a variable's name is not taken for it.

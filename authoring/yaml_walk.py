@@ -2,7 +2,7 @@
 
 The walk follows the schema the way the shape pass does (the first kind of a `OneOf`
 whose YAML form fits), so the index can find the names written as plain values
-(`choose: bid`, `deal: {to: hand}`, `after: trick-taken`) and hover can explain any key.
+(`choose: bid`, `deal: {to: hand}`, `after: trick_taken`) and hover can explain any key.
 It never reports anything: a value the language does not know is simply not visited.
 """
 from __future__ import annotations

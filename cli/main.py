@@ -496,13 +496,22 @@ def list_cmd():
                       markup=False, highlight=False, soft_wrap=True)
 
 
-app.command("board")(__import__("meeple.cli.boards", fromlist=["board"]).board)
-app.command("schema")(__import__("meeple.cli.authoring", fromlist=["schema"]).schema)
-app.command("new")(__import__("meeple.cli.authoring", fromlist=["new"]).new)
-app.command("report")(__import__("meeple.cli.report", fromlist=["report"]).report)
-app.command("lsp")(__import__("meeple.cli.lsp", fromlist=["lsp"]).lsp)
-app.command("serve")(__import__("meeple.cli.serve", fromlist=["serve"]).serve)
-app.command("study")(__import__("meeple.cli.study", fromlist=["study"]).study)
+# These commands live in modules of their own; registered here, after the ones above, so that
+# `meeple --help` lists them in this order.
+from .authoring import new, schema  # noqa: E402
+from .boards import board  # noqa: E402
+from .lsp import lsp  # noqa: E402
+from .report import report  # noqa: E402
+from .serve import serve  # noqa: E402
+from .study import study  # noqa: E402
+
+app.command("board")(board)
+app.command("schema")(schema)
+app.command("new")(new)
+app.command("report")(report)
+app.command("lsp")(lsp)
+app.command("serve")(serve)
+app.command("study")(study)
 
 
 def main():

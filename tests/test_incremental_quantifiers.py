@@ -97,10 +97,10 @@ def _quantifiers(game) -> list:
 def test_quantifiers_over_game_constants_reading_variables_are_kept_incrementally(tmp_path):
     source = load_rules(write_ruleset(tmp_path, LAMPS, "lamps"), backend="compiled").source()
     for name in ("row_lit", "lit_are_odd", "hot", "ahead"):
-        body = source.split(f"definition '{name}'")[1].split("\n# ")[0]
+        body = source.split(f"def D_{name}(")[1].split("\n# ")[0]
         assert "_inc(ctx" in body, name
     # A test that reads a parameter of its definition depends on more than the state.
-    lit_by = source.split("definition 'lit_by'")[1].split("\n# ")[0]
+    lit_by = source.split("def D_lit_by(")[1].split("\n# ")[0]
     assert "_inc(ctx" not in lit_by and re.search(r"\bL\d+\(ctx, l_k\)", lit_by)
 
 

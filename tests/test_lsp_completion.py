@@ -125,7 +125,7 @@ def test_words_of_a_choice_and_booleans(mini):
 def test_names_written_as_values(mini):
     assert labels_at(mini, "          - choose: [take]", "          - choose: [") == ["take"]
     assert labels_at(mini, "    to: hand", "    to: ") == ["hand"], "deal hands out to per-player zones only"
-    assert labels_at(mini, "    after: rounds-done", "    after: ") == ["rounds-done", "now"]
+    assert labels_at(mini, "    after: rounds_done", "    after: ") == ["rounds_done", "now"]
     types_offered = labels_at(mini, "  score: {per", "  score: {per: player, type: ")
     assert {"int", "str", "item[token]", "list[item[token]]"} <= set(types_offered)
 

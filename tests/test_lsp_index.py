@@ -42,8 +42,8 @@ def test_every_kind_of_name_with_its_uses(mini):
         (line("hand: {per"), "hand*"), (line("to: hand"), "hand"), (line("params: {score"), "hand"),
         (line('from: "hand'), "hand"), (line("score: \"score[player]"), "hand")]
     assert lines_of(analysis, "action", "take", text) == [(line("choose: [take]"), "take"), (line("  take:"), "take*")]
-    assert lines_of(analysis, "label", "rounds-done", text) == [
-        (line("label: rounds-done"), "rounds-done*"), (line("after: rounds-done"), "rounds-done")]
+    assert lines_of(analysis, "label", "rounds_done", text) == [
+        (line("label: rounds_done"), "rounds_done*"), (line("after: rounds_done"), "rounds_done")]
     assert lines_of(analysis, "option", "rounds", text) == [
         (line("rounds: {default"), "rounds*"), (line("options.rounds"), "rounds")]
     assert lines_of(analysis, "definition", "worth", text) == [

@@ -16,8 +16,9 @@ import json
 from itertools import combinations
 from pathlib import Path
 
+from ..identifiers import KEYWORDS, MAX_NAME_LENGTH, NAME_PATTERN
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
-                    Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
+                    Literal, MapOf, Name, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
 from .language import NAMED_KINDS, RULESET
 
 SCHEMA_FILE = Path(__file__).with_name("ruleset.schema.json")
@@ -26,6 +27,8 @@ DOCS = "docs/language.md"
 # YAML forms, as `shape.fits` reads them: a text may be written as a number, an
 # expression may be a plain value or a list of them (a list literal).
 _TEXT = {"type": ["string", "integer"]}
+_NAME = {"type": "string", "pattern": f"^{NAME_PATTERN.pattern}$", "maxLength": MAX_NAME_LENGTH,
+         "not": {"enum": sorted(KEYWORDS)}}
 _LITERAL = {"anyOf": [{"type": ["string", "number", "boolean"]},
                       {"type": "array", "items": {"$ref": "#/$defs/literal"}}]}
 
@@ -57,6 +60,8 @@ def _kind(kind: Kind) -> dict:
         return {"$ref": f"#/$defs/{kind.name}"}
     if isinstance(kind, Text):
         return dict(_TEXT)
+    if isinstance(kind, Name):
+        return dict(_NAME)
     if isinstance(kind, TypeName):
         return {"type": "string"}
     if isinstance(kind, Choice):
@@ -79,7 +84,8 @@ def _kind(kind: Kind) -> dict:
         return {"type": "array", "prefixItems": [_kind(k) for k in kind.items], "items": False,
                 "minItems": len(kind.items) - kind.optional, "maxItems": len(kind.items)}
     if isinstance(kind, MapOf):
-        return {"type": "object", "additionalProperties": _kind(kind.value)}
+        keys = {"propertyNames": _kind(kind.keys)} if kind.keys is not None else {}
+        return {"type": "object", **keys, "additionalProperties": _kind(kind.value)}
     if isinstance(kind, Record):
         return _record(kind)
     if isinstance(kind, Keyworded):

@@ -25,6 +25,15 @@ class Text(Kind):
 
 
 @dataclass(frozen=True)
+class Name(Kind):
+    """A name the ruleset declares or refers to (a variable, an action, a phase, a
+    parameter...): the grammar of dsl/identifiers.py, N310 otherwise.  Names are
+    what the compiled back end turns into identifiers, so no other text may be one."""
+
+    label: str = "a name"
+
+
+@dataclass(frozen=True)
 class Integer(Kind):
     label: str = "an integer"
 
@@ -106,10 +115,13 @@ class ListOf(Kind):
 
 @dataclass(frozen=True)
 class MapOf(Kind):
-    """A mapping from names the author chooses to values of one kind."""
+    """A mapping from keys the author chooses to values of one kind.  `keys`: the kind
+    of its keys when they are declared names (Name); None leaves them free text
+    (citations, languages, node names)."""
 
     value: Kind = field(default_factory=Data)
     label: str = "a mapping"
+    keys: Kind | None = None
 
 
 @dataclass(frozen=True)

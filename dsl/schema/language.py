@@ -10,9 +10,10 @@ keys in prose (docs/language.md).
 from __future__ import annotations
 
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, ListOf,
-                    Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
+                    Literal, MapOf, Name, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
 
-NAME = Text(label="a name")
+NAME = Name()  # a declared name or a reference to one (dsl/identifiers.py)
+NODE = Text(label="a node name")  # board nodes are values of expressions, not names
 RULE = Key("rule", Text(), doc="a rulebook citation such as \"p.7\"")
 DESCRIPTION = Key("description", Text(), doc="free text for people")
 FACE = Choice(values=("up", "down"))
@@ -45,11 +46,11 @@ RULEBOOK = Record("the rulebook", (
 ))
 
 GAME = Record("the game section", (
-    Key("name", NAME, True, "the ruleset's name, recorded in saves and logs"),
+    Key("name", Text(label="the ruleset's name"), True, "the ruleset's name, recorded in saves and logs"),
     Key("title", Text(), doc="the name shown to people (default: name)"),
     Key("players", PLAYERS, True, "the player count: a number, a range '2-4' or {min, max}"),
     Key("rulebook", RULEBOOK, doc="the rulebook the rules transcribe"),
-    Key("options", MapOf(OPTION, label="a mapping of option names to options"),
+    Key("options", MapOf(OPTION, label="a mapping of option names to options", keys=NAME),
         doc="named settings of a game"),
     Key("labels", MapOf(MapOf(Text(), label="a mapping of names to texts"),
                         label="a mapping of languages to label tables"),
@@ -94,12 +95,12 @@ SIDES = Record("the sides", (
     doc="other keys: a side value -> the fields printed only on that side")
 
 COMPONENT = Record("a component", (
-    Key("fields", MapOf(TypeName(), label="a mapping of field names to types"),
+    Key("fields", MapOf(TypeName(), label="a mapping of field names to types", keys=NAME),
         doc="field name -> type"),
-    Key("props", MapOf(VARIABLE, label="a mapping of property names to declarations"),
+    Key("props", MapOf(VARIABLE, label="a mapping of property names to declarations", keys=NAME),
         doc="mutable per-item properties"),
     Key("items", ListOf(ITEM, label="a list of items"), doc="the items, each with an id"),
-    Key("generate", MapOf(GENERATED_FIELD, label="a mapping of field names to values"),
+    Key("generate", MapOf(GENERATED_FIELD, label="a mapping of field names to values", keys=NAME),
         doc="items made for every combination of field values"),
     Key("id", Text(), doc="with generate: the id template such as \"{suit}{rank}\""),
     RULE,
@@ -133,7 +134,7 @@ BOARD_DISPLAY = Record("a board's display", (
             "{by: attribute, <value>: text, ...}"),
     Key("texts", MapOf(Text(), label="a mapping of node names to texts"),
         doc="node -> its own text, in place of `show` for that node (the same places)"),
-    Key("pieces", ListOf(NAME, label="a list of names"),
+    Key("pieces", ListOf(Text(label="a name or 'kind.property'"), label="a list of names"),
         doc="what stands on nodes: per-player variables holding a node, or 'kind.property'"),
 ))
 
@@ -143,11 +144,11 @@ BOARD = Record("a board", (
         Key("cols", Integer(), True, "how many columns"),
         Key("diagonal", Boolean(), doc="also connect diagonal neighbours"),
     )), doc="a rectangular grid of nodes a1, b1, ..."),
-    Key("nodes", OneOf((ListOf(NAME, label="a list of node names"),
+    Key("nodes", OneOf((ListOf(NODE, label="a list of node names"),
                         MapOf(ATTRIBUTES, label="a mapping of node names to attributes")),
                        label="a list of node names or a mapping of names to attributes"),
         doc="node names, or node name -> attributes"),
-    Key("edges", ListOf(Tuple((NAME, NAME, ATTRIBUTES), optional=1,
+    Key("edges", ListOf(Tuple((NODE, NODE, ATTRIBUTES), optional=1,
                               label="[from, to] or [from, to, {attributes}]"),
                         label="a list of edges"), doc="[a, b] or [a, b, {attributes}]"),
     Key("directed", Boolean(), doc="true for one-way edges"),
@@ -202,10 +203,10 @@ EFFECT = Keyworded("an effect", (
     Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
                           Key("do", EFFECTS, True, "effects run for each element")),
             "repeats effects for each element"),
-    Variant("emit", NAME, (Key("with", MapOf(Expression(), label="a mapping of names to expressions"),
+    Variant("emit", NAME, (Key("with", MapOf(Expression(), label="a mapping of names to expressions", keys=NAME),
                                doc="names bound in the triggers"),),
             "fires the event triggers of that event"),
-    Variant("let", MapOf(Expression(), label="a mapping of names to expressions"),
+    Variant("let", MapOf(Expression(), label="a mapping of names to expressions", keys=NAME),
             doc="binds local names for the following effects"),
     Variant("end_game", OneOf((Text(label="the reason"), Literal(True)), label="a reason or true"),
             doc="ends the game"),
@@ -257,7 +258,7 @@ CHECK = OneOf((
 ), label="a condition or {check, reason, rule}")
 
 ACTION = Record("an action", (
-    Key("params", MapOf(Expression(), label="a mapping of parameter names to domains"),
+    Key("params", MapOf(Expression(), label="a mapping of parameter names to domains", keys=NAME),
         doc="parameter name -> the expression giving its possible values"),
     Key("require", ListOf(CHECK, label="a list of conditions"), doc="conditions that must all hold"),
     Key("cost", MapOf(Expression(), label="a mapping of targets to amounts"),
@@ -273,7 +274,7 @@ ACTION = Record("an action", (
 TRIGGER = Record("a trigger", (
     Key("on", NAME, doc="the event it waits for"),
     Key("when", Expression(), doc="the condition it waits for"),
-    Key("each", MapOf(Expression(), label="a mapping of names to lists"),
+    Key("each", MapOf(Expression(), label="a mapping of names to lists", keys=NAME),
         doc="name -> list: tried for every combination"),
     Key("effects", EFFECTS, True, "what it does"),
     RULE,
@@ -299,18 +300,18 @@ SCORING = Record("the scoring section", (
 
 RULESET = Record("a ruleset file", (
     Key("game", GAME, doc="name, player count, options, rulebook, labels"),
-    Key("components", MapOf(COMPONENT, label="a mapping of kind names to components"),
+    Key("components", MapOf(COMPONENT, label="a mapping of kind names to components", keys=NAME),
         doc="kinds of items: cards, tiles, tokens"),
-    Key("variables", MapOf(VARIABLE, label="a mapping of names to variables"),
+    Key("variables", MapOf(VARIABLE, label="a mapping of names to variables", keys=NAME),
         doc="values the game keeps"),
-    Key("zones", MapOf(ZONE, label="a mapping of names to zones"), doc="ordered places that hold items"),
-    Key("boards", MapOf(BOARD, label="a mapping of names to boards"), doc="graphs of nodes and edges"),
-    Key("define", MapOf(DEFINITION, label="a mapping of names to definitions"),
+    Key("zones", MapOf(ZONE, label="a mapping of names to zones", keys=NAME), doc="ordered places that hold items"),
+    Key("boards", MapOf(BOARD, label="a mapping of names to boards", keys=NAME), doc="graphs of nodes and edges"),
+    Key("define", MapOf(DEFINITION, label="a mapping of names to definitions", keys=NAME),
         doc="named expressions and functions"),
     Key("setup", EFFECTS, doc="effects run once when a game starts"),
     Key("flow", STEPS, doc="the order of play"),
-    Key("actions", MapOf(ACTION, label="a mapping of names to actions"), doc="what players may do"),
-    Key("triggers", MapOf(TRIGGER, label="a mapping of names to triggers"),
+    Key("actions", MapOf(ACTION, label="a mapping of names to actions", keys=NAME), doc="what players may do"),
+    Key("triggers", MapOf(TRIGGER, label="a mapping of names to triggers", keys=NAME),
         doc="effects run when a condition holds or an event happens"),
     Key("end", ListOf(END_RULE, label="a list of end rules"), doc="conditions that end the game"),
     Key("scoring", SCORING, doc="scores, tie-breakers, winners"),

@@ -3,7 +3,8 @@
 Reports, with the exact span of the key or value concerned:
 S101 an unknown key (with the closest known one), S102 a missing required key,
 S103 a value of the wrong kind (null included: "found nothing"), S105 a word
-outside its choices, S106 an effect or flow step with no keyword or several.
+outside its choices, S106 an effect or flow step with no keyword or several,
+N310 a declared name (or a name referred to) outside the grammar of names.
 It reports through the
 builders' Reader, whose de-duplication keeps the builders' own checks of the
 same problems from being reported a second time.
@@ -13,9 +14,10 @@ from __future__ import annotations
 import difflib
 
 from ..functions import is_int
+from ..identifiers import GRAMMAR, name_problem, shown_text
 from ..source import LDict, Span, span_of
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
-                    Literal, MapOf, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
+                    Literal, MapOf, Name, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
 from .language import NAMED_KINDS, RULESET
 
 
@@ -74,7 +76,7 @@ def fits(value, kind: Kind) -> bool:
         return fits(value, NAMED_KINDS[kind.name])
     if isinstance(kind, TypeName):
         return isinstance(value, str)
-    if isinstance(kind, (Text, Choice)):
+    if isinstance(kind, (Text, Choice, Name)):
         return _is_text(value)
     if isinstance(kind, Integer):
         return is_int(value)
@@ -122,17 +124,30 @@ class Shape:
         if isinstance(kind, Choice):
             if str(value) not in kind.values:
                 self.r.error("S105", f"{what} must be one of {', '.join(kind.values)}, found '{value}'", span)
+        elif isinstance(kind, Name):
+            self.name(value, span, what)
         elif isinstance(kind, ListOf):
             self.items(value, kind.item, what)
         elif isinstance(kind, Tuple):
             self.tuple(value, kind, span, what)
         elif isinstance(kind, MapOf):
             for k, v in value.items():
+                if kind.keys is not None:
+                    self.walk(k, kind.keys, _key_span(value, k), f"a key of {what}")
                 self.walk(v, kind.value, _value_span(value, k, span), f"'{k}'")
         elif isinstance(kind, Record):
             self.record(value, kind, span)
         elif isinstance(kind, Keyworded):
             self.keyworded(value, kind, span)
+
+    def name(self, value, span: Span, what: str):
+        """A name is the only ruleset text that becomes an identifier in generated code."""
+        problem = name_problem(value if isinstance(value, str) else str(value))
+        if problem is None and not isinstance(value, str):
+            problem = "a name cannot be a number"
+        if problem is not None:
+            self.r.error("N310", f"{shown_text(str(value))} is not a name ({what}): {problem}", span,
+                         notes=[GRAMMAR])
 
     def items(self, value: list, kind: Kind, what: str):
         spans = getattr(value, "item_spans", None) or [span_of(value)] * len(value)

@@ -18,6 +18,7 @@ from .emit_effects import GeneratedEffects
 from .fused import build_fused, reasons
 from .kernel import build_kernel
 from .module import GeneratedModule
+from .safe_source import note
 
 
 class CompiledRules(Rules):
@@ -97,7 +98,7 @@ class CompiledRules(Rules):
         found = reasons(self) or ["its writer stopped while writing the playout (a shape it does not foresee)"]
         return "\n".join(["# Random playouts: `def PLAYOUT` below (the playout kernel).  The fused tier",
                           "# (docs/compiled.md) would be faster, but does not take this ruleset:",
-                          *(f"#   - {why}" for why in found)])
+                          *(note(f"  - {why}") for why in found)])
 
 
 _UNMADE = object()

@@ -16,6 +16,7 @@ fails, the moves found so far are dropped and the reference lists them instead.
 from __future__ import annotations
 
 from .emit_expr import BOOL, INT, ExprEmitter, Unit
+from .safe_source import ident
 
 
 def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int | None = None):
@@ -23,7 +24,7 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
     with a `tag`, as plain tuples `(tag, player, value, ...)` in the parameters' order, the
     form the playout kernel (kernel.py) picks from without building a move."""
     names = [name for name, _, _ in decl.params]
-    params = {"player": "l_player", **{n: f"l_{n}" for n in names}}
+    params = {"player": "l_player", **{n: ident("l", n) for n in names}}
     unit = Unit(module, scope, params)
     unit.kinds["l_player"] = INT
     emit = ExprEmitter(unit).emit
@@ -43,8 +44,8 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
         body.append(f"{indent}    return")
     for i, (name, domain, _) in enumerate(decl.params):
         dom = emit(domain)
-        unit.kinds[f"l_{name}"] = dom.elem
-        body.append(f"{indent}for l_{name} in _dom(ctx, {dom.text}):")
+        unit.kinds[params[name]] = dom.elem
+        body.append(f"{indent}for {params[name]} in _dom(ctx, {dom.text}):")
         indent += "    "
         pruned = test(i + 1)
         if pruned:
@@ -65,21 +66,21 @@ def emit_enumerator(module, action, decl, scope, level_indexes: list, tag: int |
             body.append(f"{indent}        {skip}")
             body.append(f"{indent}else:")
             body.extend(indent + "    " + line for line in general)
-    args = "(" + "".join(f"({n!r}, l_{n}), " for n in names) + ")"
+    args = "(" + "".join(f"({n!r}, {params[n]}), " for n in names) + ")"
     if tag is None:
         body.append(f"{indent}out.append(Move(l_player, {action.name!r}{', ' + args if names else ''}))")
-        ident, fallback = f"A_{action.name}", "_refact("
+        fn, fallback = ident("A", action.name), "_refact("
     else:
-        values = "".join(f", l_{n}" for n in names)
+        values = "".join(f", {params[n]}" for n in names)
         body.append(f"{indent}out.append(({tag}, l_player{values}))")
-        ident, fallback = f"K_{action.name}", f"_reftuples({tag}, "
+        fn, fallback = ident("K", action.name), f"_reftuples({tag}, "
     what = "its legal moves" if tag is None else "its legal moves as tuples"
-    lines = [f"# {module.where(decl)}  action '{action.name}': {what}",
-             f"def {ident}(ctx, l_player, out):", "    _c = ctx.cost", "    _n = len(out)", "    try:",
+    lines = [module.comment(decl, f"action: {what}"),
+             f"def {fn}(ctx, l_player, out):", "    _c = ctx.cost", "    _n = len(out)", "    try:",
              *("        " + line for line in unit.prologue()), *body, "        return",
              "    except Exception:", "        ctx.cost = _c", "        del out[_n:]",
              f"    {fallback}ctx, {action.name!r}, l_player, out)"]
-    return module.add("\n".join(lines), ident)
+    return module.add("\n".join(lines), fn)
 
 
 def _costs_in_line(module, decl, emit):

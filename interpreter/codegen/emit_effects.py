@@ -2,7 +2,7 @@
 statements per block (an action's effects, a flow `effects` step, a trigger's
 effects, the setup).
 
-    # game.yaml:40:11  effects of action 'bid'
+    # 1:40:11  effects of an action
     def X3(ctx):
         S = ctx.state
         V = S.vars
@@ -12,7 +12,7 @@ effects, the setup).
         _sz0 = Z['bid']                 # what the block may write, kept
         ...
         try:
-            # 42:11  move
+            # 1:42:11  move
             b_player = B['player']      # what the statement reads, read here
             ...
             return
@@ -47,11 +47,13 @@ from collections import Counter
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
+from meeple.dsl.schema.language import EFFECT_KINDS
 
 from . import effects_runtime
 from ..effects import OPS, EffectCompiler
 from ..targets import split_target
 from .emit_expr import BOOL, INT, STR, Code, ExprEmitter, Unit, literal
+from .safe_source import ident
 
 _FLAT_KINDS = (INT, BOOL, STR)
 _SHARED_LINES = {"S = ctx.state", "B = ctx.bindings", "M = ctx.game.memo"}
@@ -113,18 +115,18 @@ class GeneratedEffects(EffectCompiler):
 
     def reference_statement(self, effect, scope) -> str:
         """The name of a statement's closure as the interpreter runs it (expressions generated)."""
-        ident = f"ST{self.statements}"
+        fn = f"ST{self.statements}"
         self.statements += 1
-        self.rules.module.ns[ident] = EffectCompiler(self.rules).one(effect, scope)
-        return ident
+        self.rules.module.ns[fn] = EffectCompiler(self.rules).one(effect, scope)
+        return fn
 
     def label(self, effects) -> str:
         """What a block is, for the comment above its function."""
         if self._labels is None:
             rs = self.rules.ruleset
             labels = {id(rs.setup): "setup"}
-            labels.update({id(a.effects): f"effects of action {n!r}" for n, a in rs.actions.items()})
-            labels.update({id(t.effects): f"effects of trigger {n!r}" for n, t in rs.triggers.items()})
+            labels.update({id(a.effects): "effects of an action" for a in rs.actions.values()})
+            labels.update({id(t.effects): "effects of a trigger" for t in rs.triggers.values()})
             stack = list(rs.flow)
             while stack:
                 node = stack.pop()
@@ -178,9 +180,9 @@ class BlockWriter:
         if "memo" in self.uses:
             head.append("M = ctx.game.memo")
         if self.open:
-            for ident, place in (("_sv", "V"), ("_sz", "Z"), ("_sp", "S.props"), ("_sb", "B")):
-                head.append(f"{ident} = dict({place})")
-                back.append(f"_restore({place}, {ident})")
+            for kept, place in (("_sv", "V"), ("_sz", "Z"), ("_sp", "S.props"), ("_sb", "B")):
+                head.append(f"{kept} = dict({place})")
+                back.append(f"_restore({place}, {kept})")
             self.uses |= {"rng", "over", "log"}
         else:
             for store, saved in (("V", self.vars), ("Z", self.zones)):
@@ -195,13 +197,13 @@ class BlockWriter:
                 back.append("_undo_props(S.props, _u)")
         for use, fields in (("rng", ("rng",)), ("over", ("over", "end_reason")), ("log", ("log",))):
             if use in self.uses:
-                head.extend(f"_s_{f} = S.{f}" for f in fields)
-                back.extend(f"S.{f} = _s_{f}" for f in fields)
+                head.extend(f"{ident('_s', f)} = S.{f}" for f in fields)
+                back.extend(f"S.{f} = {ident('_s', f)}" for f in fields)
         name = f"X{i}"
-        text = [f"# {self.module.where(self.effects[0])}  {label}", f"def {name}(ctx):",
+        text = [self.module.comment(self.effects[0], label), f"def {name}(ctx):",
                 *("    " + line for line in head), "    try:", *self.lines, "        return",
                 "    except Exception as _x:", *("        " + line for line in back),
-                "        if hasattr(_x, 'meeple_reference'):", "            raise", f"    _refblock(ctx, {i})"]
+                "        if _from_reference(_x):", "            raise", f"    _refblock(ctx, {i})"]
         return self.module.add("\n".join(text), name)
 
     def emit(self, line: str):
@@ -245,7 +247,7 @@ class BlockWriter:
             self.emit("pass")
         for effect in effects:
             span = effect.span
-            self.emit(f"# {span.line}:{span.col}  {effect.kind}" if span is not None else f"# {effect.kind}")
+            self.emit(self.module.comment(effect, effect.kind if effect.kind in EFFECT_KINDS else "effect"))
             self.guarded = set()  # zone keys tested in this statement (a key is tested once)
             getattr(self, "s_" + effect.kind, self.s_reference)(effect, scope)
             if self.after:
@@ -261,7 +263,7 @@ class BlockWriter:
         self.env = env
 
     def bind(self, name: str, kind) -> str:
-        local = f"k_{name}"
+        local = ident("k", name)
         self.env[name] = local
         if name in self.once and kind is not None:
             self.kinds[local] = kind
@@ -270,14 +272,14 @@ class BlockWriter:
 
     # -- statements ----------------------------------------------------------------------------------
     def s_reference(self, effect, scope):
-        ident = self.owner.reference_statement(effect, scope)
-        self.emit(f"{ident}(ctx)  # '{effect.kind}' as the reference interpreter runs it")
+        fn = self.owner.reference_statement(effect, scope)
+        self.emit(f"{fn}(ctx)  # as the reference interpreter runs it")
         self.open = True
 
     def s_let(self, effect, scope):
         for name, node in effect.args["bindings"].items():
             code = self.value(node, scope)
-            local = f"k_{name}"
+            local = ident("k", name)
             self.emit(f"{local} = {code.text}")
             if code.kind not in _FLAT_KINDS:
                 self.emit(f"if type({local}) is tuple or type({local}) is dict:")

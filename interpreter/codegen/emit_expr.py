@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import FUNCTIONS
 
+from .safe_source import ident
+
 INT, BOOL, STR, LIST = "int", "bool", "str", "list"
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", ">", "<=", ">="}
@@ -82,10 +84,10 @@ class Unit:
     def state_read(self, part: str, name: str) -> str:
         """A variable or zone, read once at the top: nothing changes the state while an
         expression is evaluated or moves are listed."""
-        ident = self.reads.get((part, name))
-        if ident is None:
-            ident = self.reads[(part, name)] = f"{part[0]}_{name}"
-        return ident
+        local = self.reads.get((part, name))
+        if local is None:
+            local = self.reads[(part, name)] = ident(part[0], name)
+        return local
 
     def temp(self) -> str:
         self.temps += 1
@@ -95,12 +97,12 @@ class Unit:
         lines = []
         if self.reads:
             lines.append("S = ctx.state")
-            lines.extend(f"{ident} = S.{part}[{name!r}]" for (part, name), ident in self.reads.items())
+            lines.extend(f"{local} = S.{part}[{name!r}]" for (part, name), local in self.reads.items())
         if "M" in self.uses:
             lines.append("M = ctx.game.memo")
         if self.bindings:
             lines.append("B = ctx.bindings")
-            lines.extend(f"{ident} = B[{name!r}]" for name, ident in self.bindings.items())
+            lines.extend(f"{local} = B[{name!r}]" for name, local in self.bindings.items())
         return lines
 
 
@@ -168,11 +170,11 @@ class ExprEmitter:
         if sym.kind == "define":
             return Code(f"{self.m.define_function(name)}(ctx)")
         if sym.kind in ("binding", "param", "value"):
-            ident = self.u.bindings.get(name)
-            if ident is None:
-                ident = self.u.bindings[name] = f"b_{name}"
+            local = self.u.bindings.get(name)
+            if local is None:
+                local = self.u.bindings[name] = ident("b", name)
             kind = INT if name == "player" and sym.kind == "param" else None
-            return Code(ident, kind, atom=True)
+            return Code(local, kind, atom=True)
         return Code(f"{self.m.symbol_reader(sym)}(ctx)")
 
     def _ListLit(self, node, env, plain):
@@ -374,15 +376,15 @@ class ExprEmitter:
                 if not isinstance(arg, A.Lambda):
                     return Code("_deopt()")
                 inner = dict(env)
-                inner[arg.param] = f"l_{arg.param}"
+                inner[arg.param] = ident("l", arg.param)
                 body = self.emit(arg.body, inner, plain)
-                args.append(f"(lambda l_{arg.param}: {body.text})")
+                args.append(f"(lambda {inner[arg.param]}: {body.text})")
             else:
                 args.append(self.emit(arg, env, plain).text)
         kind = INT if name in _INT_RESULTS else (BOOL if fn.lazy else None)
         elem = INT if name in ("range", "players") else None
-        ident = _FAST_LIBRARY.get(name) or self.m.library_function(name)
-        return Code(f"{ident}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
+        fn = _FAST_LIBRARY.get(name) or self.m.library_function(name)
+        return Code(f"{fn}(ctx{''.join(', ' + a for a in args)})", kind, elem=elem)
 
     # -- comprehensions --------------------------------------------------------------------------
     def _clauses(self, clauses, env, plain) -> tuple[str, dict]:
@@ -392,9 +394,9 @@ class ExprEmitter:
         for clause in clauses:
             if isinstance(clause, A.For):
                 it = self.emit(clause.iter, env, plain=True)
-                names = [f"l_{n}" for n in clause.names]
-                for ident in names:
-                    self.u.kinds[ident] = it.elem if len(names) == 1 else None
+                names = [ident("l", n) for n in clause.names]
+                for local in names:
+                    self.u.kinds[local] = it.elem if len(names) == 1 else None
                 it = it.text
                 if len(names) == 1:
                     parts.append(f"for {names[0]} in _seq(ctx, {it})")
@@ -429,8 +431,8 @@ class ExprEmitter:
         free = A.names_read(node)
         passed = {n: env[n] for n in sorted(free) if n in env}
         passed.update({n: self.u.params[n] for n in sorted(free) if n in self.u.params and n not in env})
-        kinds = {ident: self.u.kinds.get(ident) for ident in passed.values()}
+        kinds = {local: self.u.kinds.get(local) for local in passed.values()}
         i = self.m.quantifier_loop(node, self.u.scope, passed, kinds, self.u.recording)
-        args = "".join(", " + ident for ident in passed.values()) + (", R" if self.u.recording else "")
+        args = "".join(", " + local for local in passed.values()) + (", R" if self.u.recording else "")
         walk = Code(f"L{i}(ctx{args})", BOOL)
         return self.m.incremental(node, env, self.u, walk) or walk

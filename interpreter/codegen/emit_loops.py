@@ -15,6 +15,8 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import FUNCTIONS
 
+from .safe_source import ident
+
 
 class LoopWriter:
     def __init__(self, module, unit, emitter):
@@ -39,9 +41,9 @@ class LoopWriter:
         for clause in gen.clauses:
             if isinstance(clause, A.For):
                 walked = self.e.emit(clause.iter, env)
-                names = [f"l_{n}" for n in clause.names]
-                for ident in names:
-                    self.u.kinds[ident] = walked.elem if len(names) == 1 else None
+                names = [ident("l", n) for n in clause.names]
+                for local in names:
+                    self.u.kinds[local] = walked.elem if len(names) == 1 else None
                 if len(names) == 1:
                     s = self.fresh("_s")
                     lines += [f"{indent}{s} = {walked.text}",

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import types
 
+from .safe_source import code_of
+
 CHUNK_WORDS = 16 * 1024 // 8  # CPython's DATA_STACK_CHUNK_SIZE, in words
 PAD_FROM_WORDS = 1024  # frames of 8 KiB and more are made larger than a chunk
 _FRAME_HEADER_WORDS = 10  # a frame's own fields before its locals (7 in 3.11), rounded up
@@ -38,9 +40,7 @@ def frame_words(code: types.CodeType) -> int:
 def padded(text: str, name: str) -> str:
     """`text` (a module defining the function `name`), its function given a frame larger
     than a stack chunk when its frame is between PAD_FROM_WORDS and a chunk."""
-    code = next(c for c in compile(text, "<frame_room>", "exec").co_consts
-                if isinstance(c, types.CodeType) and c.co_name == name)
-    words = frame_words(code)
+    words = frame_words(code_of(text, name))
     if not PAD_FROM_WORDS <= words <= CHUNK_WORDS:
         return text
     names = [f"_room{i}" for i in range(CHUNK_WORDS - words + _FRAME_HEADER_WORDS + 16)]

@@ -33,8 +33,8 @@ from meeple.dsl.functions import MAX_LIST, MAX_STR, board_adjacency, hop_walk
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
-                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC,
+                         LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
@@ -42,7 +42,8 @@ from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
 from .frame_room import padded
-from .fused_zones import (FACES, ONLY, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
+from .safe_source import UnsafeSource, ident
+from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
                           pair_loop, plain as _plain, PropColumn, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
@@ -72,7 +73,8 @@ _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "li
 # many candidates; a state comes back in later turns and games).
 _BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
 _WRITTEN_OUT = 16  # sums and maps over at most this many constants are written out, key by key
-_BOARD_WALKS_UNCHECKED = {"hop_targets": "hop_walk"}  # the walk itself, once the types are proven
+_BOARD_WALKS_UNCHECKED = {"hop_targets": "_fz_hop_walk"}  # the walk itself, once the types are proven
+_FIRST_LAST = {"first": "_first", "last": "_last"}  # their helpers' names in the generated module
 
 
 def unsupported(rules) -> str | None:
@@ -108,6 +110,8 @@ def build_fused(rules, players: int | None = None):
     try:
         writer.check()
         return writer.build()
+    except UnsafeSource:  # a slip of the writer that safe_source stopped: never hidden
+        raise
     except Exception:  # noqa: BLE001 - Unsupported, or a shape the writer does not foresee
         return None
 
@@ -261,7 +265,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
-                     "_bits = below.__self__.getrandbits if getattr(below, '__func__', None) is _fz_randbelow else None",
+                     "_bits = _fz_fast_bits(below)",
                      "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
         emit("    while True:")
@@ -273,14 +277,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         emit("    state.pc = pc")
         for name, t in self.types.items():
             if t == "list:int" or t.startswith(("pmap:", "pmapd:", "plist:")):
-                emit(f"    V[{name!r}] = tuple(v_{name})")
+                emit(f"    V[{name!r}] = tuple({ident('v', name)})")
         for line in self.zone_epilogue():
             emit("    " + line)
         emit("    return played")
         # The module's namespace is shared with the other generated code: the tier's helpers
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
-        self.ns.update(_fz_FACES=FACES, _fz_FU=FACES["up"], _fz_FD=FACES["down"], _fz_randbelow=getattr(random.Random, '_randbelow_with_getrandbits', None), _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
+        self.ns.update(_fz_FACES=FACES, _fz_FU=FACES["up"], _fz_FD=FACES["down"], _fz_fast_bits=_fast_bits, _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
@@ -297,8 +301,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return [f"if state.ending == {p.label!r}:", f"    pc = {p.id}", "    state.over = True", "    break",
                     f"pc = {p.next}"]
         if p.code == RESPOND_START and p.source is not None:  # who is asked, from the state
-            self.ns[f"POINT_{p.id}"] = p
-            order = f"game._players_of({self.expr(p.source, self.flow_env())[0]}, POINT_{p.id})"
+            self.ns[ident("POINT", p.id)] = p
+            order = f"game._players_of({self.expr(p.source, self.flow_env())[0]}, {ident('POINT', p.id)})"
             return [f"order = {order}", f"L[{p.var!r}] = (order, 0, 0)", f"pc = {p.next}", "if not order:",
                     f"    del L[{p.var!r}]", f"    pc = {self.rules.points[p.next].next}"]
         if p.code == SIM_START and p.source is None:  # every player, in seat order
@@ -311,7 +315,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             before, test = self.tested(p.source, env)
             return before + [f"pc = {p.next} if {test} else {p.alt}"]
         if p.code == EXEC:
-            resets = [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
+            resets = [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
             return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}",
                     *self.ends_after(self.effect_writes(p.source))]
         text, t = self.expr(p.source, env)
@@ -334,8 +338,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def options_prologue(self) -> list[str]:
         lines = []
         for name, t in self.options_used.items():
-            lines += [f"o_{name} = game.options.get({name!r}, {self.rs.game.options[name].default!r})",
-                      f"if type(o_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
+            lines += [f"{ident('o', name)} = game.options.get({name!r}, {self.rs.game.options[name].default!r})",
+                      f"if type({ident('o', name)}) is not {_PY[t]}:", "    raise _KernelStop()"]
         return lines
 
     def chain(self, decision) -> list[str]:
@@ -400,53 +404,54 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
 
     def prologue(self) -> list[str]:
         """Own copies of the variables' containers, and the proof of their types."""
-        lines = ["V = state.vars", *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")),
+        lines = ["V = state.vars", *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")),
                  *(f"{w} = _MISSING" for w in self.witnesses)]
         for name, t in self.types.items():
             if t.startswith("map:"):
-                lines += [f"v_{name} = V[{name!r}] = dict(V[{name!r}])",
-                          f"for _x in v_{name}.values():",
+                lines += [f"{ident('v', name)} = V[{name!r}] = dict(V[{name!r}])",
+                          f"for _x in {ident('v', name)}.values():",
                           f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
             elif t.startswith("pmap:"):  # one value per player: a list while the playout runs
                 lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                          "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])",
-                          f"for _x in v_{name}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
+                          "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])",
+                          f"for _x in {ident('v', name)}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
             elif t.startswith("gmap:"):  # texts to values; never changed in place, so not copied
-                lines += [f"v_{name} = V[{name!r}]",
-                          f"if type(v_{name}) is not dict or not _fz_only_str.issuperset(map(type, v_{name})) or "
-                          f"not _fz_only_{t[5:]}.issuperset(map(type, v_{name}.values())):", "    raise _KernelStop()"]
+                lines += [f"{ident('v', name)} = V[{name!r}]",
+                          f"if type({ident('v', name)}) is not dict or not _fz_only_str.issuperset(map(type, {ident('v', name)})) or "
+                          f"not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {ident('v', name)}.values())):", "    raise _KernelStop()"]
             elif t.startswith("glist:"):
-                lines += [f"v_{name} = V[{name!r}]",
-                          f"if type(v_{name}) is not tuple or not _fz_only_{t[6:]}.issuperset(map(type, v_{name})):",
+                lines += [f"{ident('v', name)} = V[{name!r}]",
+                          f"if type({ident('v', name)}) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, {ident('v', name)})):",
                           "    raise _KernelStop()"]
             elif t.startswith("plist:"):
                 lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                          "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])", f"for _l in v_{name}:",
-                          f"    if type(_l) is not tuple or not _fz_only_{t[6:]}.issuperset(map(type, _l)):",
+                          "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])", f"for _l in {ident('v', name)}:",
+                          f"    if type(_l) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, _l)):",
                           "        raise _KernelStop()"]
             elif t.startswith(("pmapd:", "kmapd:")):  # the outer container is the playout's own
                 per_player = t.startswith("pmapd:")
                 inner = t.split(":", 1)[1]
                 lines += ([f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                           "    raise _KernelStop()", f"v_{name} = list(V[{name!r}])"] if per_player else
+                           "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])"] if per_player else
                           [f"if type(V[{name!r}]) is not dict:", "    raise _KernelStop()",
-                           f"v_{name} = V[{name!r}] = dict(V[{name!r}])"])
-                lines += [f"for _d in {f'v_{name}' if per_player else f'v_{name}.values()'}:",
+                           f"{ident('v', name)} = V[{name!r}] = dict(V[{name!r}])"])
+                held = ident("v", name)
+                lines += [f"for _d in {held if per_player else held + '.values()'}:",
                           "    if type(_d) is not dict or not _fz_only_str.issuperset(map(type, _d)) or "
-                          f"not _fz_only_{inner}.issuperset(map(type, _d.values())):", "        raise _KernelStop()"]
+                          f"not {ONLY_NAMES[inner]}.issuperset(map(type, _d.values())):", "        raise _KernelStop()"]
             elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
                 lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
-                          f"v_{name} = list(V[{name!r}])",
-                          f"for _x in v_{name}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
+                          f"{ident('v', name)} = list(V[{name!r}])",
+                          f"for _x in {ident('v', name)}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             elif t == "item":  # none reads as an error the loop reports (`.id` of None)
-                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not _fz_Item and v_{name} is not None:",
+                lines += [f"{ident('v', name)} = V[{name!r}]", f"if type({ident('v', name)}) is not _fz_Item and {ident('v', name)} is not None:",
                           "    raise _KernelStop()"]
             else:
-                lines += [f"v_{name} = V[{name!r}]", f"if type(v_{name}) is not {_PY[t]}:", "    raise _KernelStop()"]
+                lines += [f"{ident('v', name)} = V[{name!r}]", f"if type({ident('v', name)}) is not {_PY[t]}:", "    raise _KernelStop()"]
         for name in sorted(self.ranged):  # the bounds int_range relied on hold on entry (writes keep them)
             lo, hi = self.var_range(name)
             t = self.types[name]
-            values = f"(v_{name},)" if t == "int" else f"v_{name}.values()" if t.startswith("map:") else f"v_{name}"
+            values = f"({ident('v', name)},)" if t == "int" else f"{ident('v', name)}.values()" if t.startswith("map:") else ident("v", name)
             lines += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
         if self.consts or self.sites or self.def_memos or self.prop_columns:
             lines.append("M = game.memo")
@@ -464,11 +469,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         for (func, args), const in self.consts.items():
             key = ("fused", func, args)
             lines += [f"{const} = M.get({key!r})", f"if {const} is None:",
-                      f"    {const} = M[{key!r}] = F_{func}(ctx, {', '.join(repr(a) for a in args)})"]
+                      f"    {const} = M[{key!r}] = {ident('F', func)}(ctx, {', '.join(repr(a) for a in args)})"]
         for index, seq in self.indexes.items():
             key = ("fused-index", index)
             lines += [f"{index} = M.get({key!r})", f"if {index} is None:",
-                      f"    {index} = M[{key!r}] = _index_by_key({seq})", f"f_{index[2:]} = True"]
+                      f"    {index} = M[{key!r}] = _index_by_key({seq})", f"{ident('f', int(index[2:]))} = True"]
         return lines
 
 
@@ -516,7 +521,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 self.types.get(target.obj.name, "").startswith("gmap:"):
             return self.map_write(assign, target.obj.name, target.index, env)
         if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS + ("item",):
-            name, where, t = target.name, f"v_{target.name}", self.types[target.name]
+            name, where, t = target.name, ident("v", target.name), self.types[target.name]
             key_check = []
         elif isinstance(target, A.Index) and isinstance(target.obj, A.Name) and target.obj.name in self.types:
             name = target.obj.name
@@ -528,11 +533,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 key, kt = self.expr(target.index, env)
                 found = [f"{k} = {key}"]
             if kind.startswith("map:"):
-                t, where = kind[4:], f"v_{name}[{k}]"
-                key_check = [*found, f"if {k} not in v_{name}:", "    raise _KernelStop()"]
+                t, where = kind[4:], f"{ident('v', name)}[{k}]"
+                key_check = [*found, f"if {k} not in {ident('v', name)}:", "    raise _KernelStop()"]
             elif (kind == "list:int" or kind.startswith("pmap:")) and kt == "int":
-                t, where = ("int" if kind == "list:int" else kind[5:]), f"v_{name}[{k}]"
-                key_check = [*found, f"if not 0 <= {k} < len(v_{name}):", "    raise _KernelStop()"]
+                t, where = ("int" if kind == "list:int" else kind[5:]), f"{ident('v', name)}[{k}]"
+                key_check = [*found, f"if not 0 <= {k} < len({ident('v', name)}):", "    raise _KernelStop()"]
             else:
                 raise Unsupported(f"a write into '{name}'")
         else:
@@ -559,11 +564,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def written(self, name: str, where: str, k: str | None) -> list[str]:
         """The store of a checked value `_v` into the variable `name` (at key `k`)."""
         if self.types[name] == "list:int" or self.types[name].startswith("pmap:"):
-            return [f"v_{name}[{k}] = _v"]
+            return [f"{ident('v', name)}[{k}] = _v"]
         if self.types[name] in _SCALARS + ("item",):
-            return [f"v_{name} = V[{name!r}] = _v"]
+            return [f"{ident('v', name)} = V[{name!r}] = _v"]
         if self.types[name].startswith("map:"):  # and the keys this move wrote (incremental end rules)
-            return [f"{where} = _v", f"w_{name}.append({k})"]
+            return [f"{where} = _v", f"{ident('w', name)}.append({k})"]
         return [f"{where} = _v"]
 
     def list_place(self, target, env):
@@ -576,14 +581,14 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             target.obj.name if isinstance(target, A.Index) and isinstance(target.obj, A.Name) else None)
         t = self.types.get(name, "") if name is not None and name not in env else ""
         if t.startswith("glist:") and index is None:
-            return [], f"v_{name}", name, t[6:], (target.index if isinstance(target, A.Index) else None)
+            return [], ident("v", name), name, t[6:], (target.index if isinstance(target, A.Index) else None)
         if t.startswith("plist:") and isinstance(target, A.Index):
             key, kt = self.expr(target.index, env)
             if kt != "int":
                 raise Unsupported(f"'{name}' indexed by {kt}")
             self.temps += 1
             at = f"_p{self.temps}"
-            return [f"{at} = {self.natural(key)}"], f"v_{name}[{at}]", name, t[6:], index
+            return [f"{at} = {self.natural(key)}"], f"{ident('v', name)}[{at}]", name, t[6:], index
         return None
 
     def list_write(self, assign, lines, place, name, elem, index, env) -> list[str]:
@@ -593,7 +598,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             value, vt = "()", f"list:{elem}"  # `[]`: of the variable's type
         else:
             value, vt = self.expr(assign.value, env)
-        assigned = f"{place} = V[{name!r}]" if place == f"v_{name}" else place
+        assigned = f"{place} = V[{name!r}]" if place == ident("v", name) else place
         if index is None:
             if assign.op != "=" or vt != f"list:{elem}":
                 raise Unsupported(f"a {vt} written into '{name}'")
@@ -630,13 +635,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         it before keeps what it held.  The map is variable `var` held whole, or, with
         `held` (map_of's key text and values' type), the map of one player or key in it."""
         if held is None:
-            values, place, lines = self.types[var][5:], f"v_{var}", []
-            assigned = f"v_{var} = V[{var!r}]"
+            values, place, lines = self.types[var][5:], ident("v", var), []
+            assigned = f"{ident('v', var)} = V[{var!r}]"
         else:
             outer, values = held
             self.temps += 1
             at = f"_p{self.temps}"  # the player or key, worked out once
-            place = assigned = f"v_{var}[{at}]"
+            place = assigned = f"{ident('v', var)}[{at}]"
             lines = [f"{at} = {outer}"]
         if index is None and isinstance(assign.value, A.MapLit) and not assign.value.entries:
             value, vt = "{}", f"dict:{values}"  # `{}`: of the variable's type
@@ -680,7 +685,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if not st.startswith("list:"):
             return None, None
         self.temps += 1
-        local = f"c{self.temps}_{var}"
+        local = ident("c", var, self.temps)
         inner = {**env, var: (local, st[5:])}
         tests = " and ".join(f"({self.truth_in(c, inner, 1)})" for c in conds) or "True"
         return [f"for {local} in {seq_text}:", f"    if {tests}:", f"        {into} = {local}", "        break",
@@ -805,7 +810,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if pairs is None:
                 raise Unsupported("a loop over the pairs of something other than a map")
             self.temps += 1
-            names = [f"c{self.temps}_{n}" for n in clause.names]
+            names = [ident("c", n, self.temps) for n in clause.names]
             inner_env = {**env, **{n: (x, pt) for n, x, pt in zip(clause.names, names, pairs[2])}}
             body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
             return [f"for {', '.join(names)} in {pairs[0]}:", *("    " + x for x in body)] + \
@@ -822,7 +827,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     f"if {decisive}:", f"    {flag} = {func == 'any'}"] + \
                 ([f"if {decided}:", "    break"] if nested else [])
         self.temps += 1
-        local = f"c{self.temps}_{clause.names[0]}"
+        local = ident("c", clause.names[0], self.temps)
         self.note_length(local, clause.iter)
         inner_env = {**env, clause.names[0]: (local, t[5:])}
         body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
@@ -850,13 +855,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if node.name in env:
                 return env[node.name]
             if node.name in self.types and self.types[node.name] in _SCALARS + ("list:int", "item"):
-                return f"v_{node.name}", self.types[node.name]
+                return ident("v", node.name), self.types[node.name]
             if self.types.get(node.name, "").startswith("gmap:"):
-                return f"v_{node.name}", "dict:" + self.types[node.name][5:]
+                return ident("v", node.name), "dict:" + self.types[node.name][5:]
             if self.types.get(node.name, "").startswith("glist:"):
-                return f"v_{node.name}", "list:" + self.types[node.name][6:]
+                return ident("v", node.name), "list:" + self.types[node.name][6:]
             if self.types.get(node.name, "").startswith("pmap:"):  # one value per player, as a list
-                return f"tuple(v_{node.name})", "list:" + self.types[node.name][5:]
+                return f"tuple({ident('v', node.name)})", "list:" + self.types[node.name][5:]
             if node.name in self.rs.defines and not self.rs.defines[node.name].params:
                 return self.inline(node.name, (), env, depth)
             raise Unsupported(f"the name '{node.name}'")
@@ -864,22 +869,22 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if isinstance(node.obj, A.Name) and node.obj.name not in env and \
                     self.types.get(node.obj.name, "").startswith("map:"):
                 key, _ = e(node.index)
-                return f"v_{node.obj.name}[{key}]", self.types[node.obj.name][4:]
+                return f"{ident('v', node.obj.name)}[{key}]", self.types[node.obj.name][4:]
             if isinstance(node.obj, A.Name) and node.obj.name not in env and \
                     self.types.get(node.obj.name, "").startswith("pmap:"):
                 key, kt = e(node.index)
                 if kt != "int":
                     raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
-                return f"v_{node.obj.name}[{self.natural(key)}]", self.types[node.obj.name][5:]
+                return f"{ident('v', node.obj.name)}[{self.natural(key)}]", self.types[node.obj.name][5:]
             held = self.map_of(node, env, depth)
             if held is not None:  # a key it lacks: KeyError, the loop reports
-                return f"v_{held[0]}[{held[1]}]", f"dict:{held[2]}"
+                return f"{ident('v', held[0])}[{held[1]}]", f"dict:{held[2]}"
             if isinstance(node.obj, A.Name) and node.obj.name not in env and \
                     self.types.get(node.obj.name, "").startswith("plist:"):
                 key, kt = e(node.index)
                 if kt != "int":
                     raise Unsupported(f"'{node.obj.name}' indexed by {kt}")
-                return f"v_{node.obj.name}[{self.natural(key)}]", "list:" + self.types[node.obj.name][6:]
+                return f"{ident('v', node.obj.name)}[{self.natural(key)}]", "list:" + self.types[node.obj.name][6:]
             obj, ot = e(node.obj)
             index, it = e(node.index)
             if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
@@ -895,7 +900,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if t not in _SCALARS:
                 raise Unsupported(f"the option '{node.name}'")
             self.options_used[node.name] = t
-            return f"o_{node.name}", t
+            return ident("o", node.name), t
         if isinstance(node, A.Member):
             obj, ot = e(node.obj)
             if ot.startswith("dict:"):  # `m.key` is `m['key']`; a key it lacks: KeyError, the loop reports
@@ -1003,7 +1008,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             node_text, nt = e(args[1])
             if nt == "str":  # an attribute of one type on every node of the board: kept per node
                 site = self.sites.setdefault(("attr", (repr(args[0].value), None, repr(args[2].value))),
-                                             f"s_{len(self.sites)}")
+                                             ident("s", len(self.sites)))
                 impl = self.module.library_function("attr")
                 return (f"({site}[{node_text}] if {node_text} in {site} else _memo_site({site}, {node_text}, "
                         f"{impl}(ctx, {args[0].value!r}, {node_text}, {args[2].value!r})))"), t
@@ -1097,7 +1102,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             seq, st = e(args[0])
             if st.startswith("list:"):
                 self.temps += 1
-                local = f"l{self.temps}_{args[1].param}"
+                local = ident("l", args[1].param, self.temps)
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "int":  # the first of the largest (smallest), as the library picks
                     return f"{f[:3]}({seq}, key=lambda {local}: {body})", st[5:]
@@ -1105,7 +1110,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             seq, st = e(args[0])
             if st.startswith("list:"):
                 self.temps += 1
-                local = f"l{self.temps}_{args[1].param}"
+                local = ident("l", args[1].param, self.temps)
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "bool":
                     return f"sum(1 for {local} in {seq} if {body})", "int"
@@ -1119,7 +1124,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 if not st.startswith("list:"):
                     raise Unsupported("a loop over something other than a list")
                 self.temps += 1
-                local, hit = f"c{self.temps}_{var}", f"_f{self.temps}"
+                local, hit = ident("c", var, self.temps), f"_f{self.temps}"
                 inner = {**env, var: (local, st[5:])}
                 tests = " and ".join(f"({self.truth_in(c, inner, depth)})" for c in conds) or "True"
                 return (f"({hit} if ({hit} := next(({local} for {local} in {seq_text} if {tests}), _MISSING)) "
@@ -1127,19 +1132,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             x, t = e(args[0])
             if t.startswith("list:"):
                 if self.in_iterable:
-                    return f"_{f}({x})", t[5:]
+                    return f"{_FIRST_LAST[f]}({x})", t[5:]
                 self.temps += 1
                 seq = f"_s{self.temps}"
                 return f"({seq}[{0 if f == 'first' else -1}] if ({seq} := {x}) else _stop())", t[5:]
         if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
             key = (f, tuple(a.value for a in args))
             self.module.library_function(f)
-            name = self.consts.setdefault(key, f"c_{len(self.consts)}")
+            name = self.consts.setdefault(key, ident("c", len(self.consts)))
             return name, _CONSTANT[f]
         if f in _CALLED:  # a function of the board alone: kept per call site and arguments
             shape = tuple(repr(a.value) if isinstance(a, A.Const) else None for a in args)
             varying = [e(a)[0] for a in args if not isinstance(a, A.Const)]
-            site = self.sites.setdefault((f, shape), f"s_{len(self.sites)}")
+            site = self.sites.setdefault((f, shape), ident("s", len(self.sites)))
             key = varying[0] if len(varying) == 1 else "(" + "".join(v + ", " for v in varying) + ")"
             given = iter(varying)
             call = ", ".join(c if c is not None else next(given) for c in shape)
@@ -1150,16 +1155,16 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             parts = [e(a) for a in args[1:]]
             if all(_unified(t, w) == w for (_, t), w in zip(parts, wanted)):  # the library walks the board
                 # ... without checking the arguments' types again, on the board's adjacency fetched once
-                board = self.boards.setdefault(args[0].value, f"bw_{len(self.boards)}")
-                walk = f"_fz_{_BOARD_WALKS_UNCHECKED[f]}"
-                site = self.sites.setdefault((f, (repr(args[0].value),)), f"s_{len(self.sites)}")
+                board = self.boards.setdefault(args[0].value, ident("bw", len(self.boards)))
+                walk = _BOARD_WALKS_UNCHECKED[f]
+                site = self.sites.setdefault((f, (repr(args[0].value),)), ident("s", len(self.sites)))
                 key = "(" + "".join((f"tuple({x})" if t.startswith("list:") else x) + ", " for x, t in parts) + ")"
                 call = f"{walk}(ctx, {board}, {', '.join(x for x, _ in parts)})"
                 if self.in_iterable:  # no `:=` there: worked out by a call when missing
                     return f"_fz_memo({site}, {key}, lambda: {call})", result
                 self.temps += 1
                 got, k, n = f"_mv{self.temps}", f"_mk{self.temps}", self.temps
-                given = [f"_b{n}_{j}" for j in range(len(parts))]  # each argument worked out once
+                given = [ident("_b", j, n) for j in range(len(parts))]  # each argument worked out once
                 key = "(" + "".join((f"tuple({b})" if t.startswith("list:") else b) + ", "
                                     for b, (_, t) in zip(given, parts)) + ")"
                 call = f"{walk}(ctx, {board}, {', '.join(given)})"
@@ -1365,7 +1370,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         key = self.remembered_by(name, scope)
         body, t = self.expr(d.expr, scope, depth + 1)
         if key is not None:
-            memo = self.def_memos.setdefault(name, f"md_{len(self.def_memos)}")
+            memo = self.def_memos.setdefault(name, ident("md", len(self.def_memos)))
             parts = f"({''.join(k + ', ' for k in key)})"
             if self.in_iterable:  # no `:=` there: the value is worked out by a call when missing
                 body = f"_fz_memo({memo}, {parts}, lambda: {body})"
@@ -1449,11 +1454,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             t = self.types.get(var, "")
             if t.startswith("pmapd:") and t[6:] in _SCALARS:  # one map per player: the one read, or each one
                 if var in by_index and by_index[var] in scope and scope[by_index[var]][1] == "int":
-                    parts.append(f"tuple(v_{var}[{self.natural(scope[by_index[var]][0])}].items())")
+                    parts.append(f"tuple({ident('v', var)}[{self.natural(scope[by_index[var]][0])}].items())")
                 else:
-                    parts.append(f"tuple([tuple(_m.items()) for _m in v_{var}])")
+                    parts.append(f"tuple([tuple(_m.items()) for _m in {ident('v', var)}])")
                 continue
-            part = _key_part(f"v_{var}", {"pmap:": "list:", "gmap:": "dict:"}.get(t[:5], "") + t[5:]
+            part = _key_part(ident("v", var), {"pmap:": "list:", "gmap:": "dict:"}.get(t[:5], "") + t[5:]
                              if t.startswith(("pmap:", "gmap:")) else t)
             if part is None:
                 return None
@@ -1545,7 +1550,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     raise Unsupported("a loop over something other than a list")
                 self.temps += 1
                 if len(clause.names) == 1:
-                    local = f"c{self.temps}_{clause.names[0]}"
+                    local = ident("c", clause.names[0], self.temps)
                     self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
                     clauses.append(f"for {local} in {seq}")
@@ -1554,7 +1559,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 if types is None:
                     raise Unsupported("a loop that unpacks something other than lists")
                 # a list of the wrong length: Python raises, the loop reports the language's error
-                names = [f"c{self.temps}_{n}" for n in clause.names]
+                names = [ident("c", n, self.temps) for n in clause.names]
                 inner.update((n, (x, et)) for n, x, et in zip(clause.names, names, types))
                 clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {seq}")
             else:
@@ -1573,7 +1578,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
 
     def prop_column(self, name: str) -> str:
         """The local holding the property's column for the playout (fused_zones.PropColumn)."""
-        return self.prop_columns.setdefault(name, f"col_{len(self.prop_columns)}")
+        return self.prop_columns.setdefault(name, ident("col", len(self.prop_columns)))
 
     def prop_read(self, obj: str, name: str) -> str:
         """An item's property in line: its column's entry, filled from the state on the
@@ -1845,9 +1850,18 @@ def _dispatch(points: list, bodies: dict) -> list[str]:
                 "else:", *("    " + x for x in _dispatch(points[half:], bodies))]
     lines = []
     for n, point in enumerate(sorted(points, key=lambda p: p.code != DECIDE)):
-        lines.append(f"{'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op} {point.kind or point.name or ''}".rstrip())
+        lines.append(f"{'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op if point.op in CODES else 'step'}")
         lines += ["    " + x for x in bodies[point.id]]
     return lines + ["else:", "    break"]
+
+
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _fast_bits(below):
+    """The `getrandbits` behind `below` when it is a stock Random's `_randbelow`, so that the
+    playout draws as that method would without a call per draw; else None."""
+    return below.__self__.getrandbits if getattr(below, "__func__", None) is _RANDBELOW else None
 
 
 def _checked_int(r: int) -> int:

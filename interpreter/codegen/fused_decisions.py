@@ -12,6 +12,7 @@ from meeple.dsl import expr_ast as A
 from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
 from .fused_zones import Unsupported, filter_of as _filter_of, pair_loop
+from .safe_source import ident
 
 
 class Decisions:
@@ -47,23 +48,23 @@ class Decisions:
                      "if not out:", f"    pc = {p.next}", "    continue"]
         lines += ["if played >= limit:", "    break", *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
-                  *(f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:"))]
+                  *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:"))]
         for tag, action in enumerate(actions):
             names = [name for name, _, _ in action.params]
             lines.append("if True:" if single else f"{'if' if tag == 0 else 'elif'} a == {tag}:")
             first = int(together) + (0 if single else 1)
             if single and not together and len(names) == 1:
-                body = [f"a_{names[0]} = m"]
+                body = [f"{ident('a', names[0])} = m"]
             else:
-                body = [f"a_{name} = m[{j + first}]" for j, name in enumerate(names)]
-            env = {"player": ("p", "int"), **{n: (f"a_{n}", self.param_types[(action.name, n)]) for n in names}}
+                body = [f"{ident('a', name)} = m[{j + first}]" for j, name in enumerate(names)]
+            env = {"player": ("p", "int"), **{n: (ident("a", n), self.param_types[(action.name, n)]) for n in names}}
             body += self.paid(action, env) + self.effect_block(action.effects, env)
             if p.kind == "choose":
                 if action.then:  # its `then` steps read the move's player and values as the flow's locals
                     saved = ("player", *names)
                     kept = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in saved)
                     body += [f"L[{p.var!r}] = ({kept})",
-                             "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names)]
+                             "L['player'] = p", *(f"L[{n!r}] = {ident('a', n)}" for n in names)]
                 body.append(f"pc = {p.cont[action.name]}")
             lines += ["    " + x for x in body]
         if p.allow_pass and p.kind == "choose":
@@ -116,13 +117,13 @@ class Decisions:
                     *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
                     "        break", "    i -= len(_seq)"]
             lines = ["pending = state.pending", "if len(pending) == 1:", *("    " + x for x in one),
-                     "else:", *("    " + x for x in more), f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
+                     "else:", *("    " + x for x in more), f"{ident('a', name)} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         else:
             lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
                      "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)",
-                     f"a_{name} = _seq[i]", "_org_seq, _org_i = _seq, i"]
-        lines += [f"w_{n} = []" for n, t in self.types.items() if t.startswith("map:")]
-        lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (f"a_{name}", elem)})
+                     f"{ident('a', name)} = _seq[i]", "_org_seq, _org_i = _seq, i"]
+        lines += [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
+        lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (ident("a", name), elem)})
         if p.kind == "simultaneous":  # p was drawn from them
             lines += ["_pd = state.pending", "if len(_pd) == 1:", "    state.pending = ()", "else:",
                       "    _j = _pd.index(p)", "    state.pending = _pd[:_j] + _pd[_j + 1:]"]
@@ -158,15 +159,15 @@ class Decisions:
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
             self.param_types[(decl.name, name)] = elem
-            lines.append(f"{indent}for a_{name} in {text}:")
+            lines.append(f"{indent}for {ident('a', name)} in {text}:")
             indent += "    "
             kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
             if filtered is not None:
-                inner = {**env, var: (f"a_{name}", elem)}
+                inner = {**env, var: (ident("a", name), elem)}
                 for cond in conds:
                     lines += self.test_lines(indent, *self.kept_parts(cond, k, inner, kept))
                     indent += "    "
-            env = {**env, name: (f"a_{name}", elem)}
+            env = {**env, name: (ident("a", name), elem)}
             for j in levels[k + 1]:
                 lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, k, env, kept))
                 indent += "    "
@@ -177,7 +178,7 @@ class Decisions:
         if trial is not None:
             lines += [indent + x for x in trial(env)] + [f"{indent}if _ok:"]
             indent += "    "
-        names = [f"a_{name}" for name, _, _ in decl.params]
+        names = [ident("a", name) for name, _, _ in decl.params]
         if with_player:
             names = ["p", *names] if tag is None else ["p", str(tag), *names]
             lines.append(f"{indent}{into}.append(({''.join(n + ', ' for n in names)}))")
@@ -215,7 +216,7 @@ class Decisions:
         if not st.startswith("list:"):
             return None
         self.temps += 1
-        built, local = f"_dl{self.temps}", f"c{self.temps}_{var}"
+        built, local = f"_dl{self.temps}", ident("c", var, self.temps)
         inner, indent = {**scope, var: (local, st[5:])}, "    "
         lines += [f"{built} = []", f"for {local} in {seq_text}:"]
         for cond in conds:
@@ -240,8 +241,8 @@ class Decisions:
             raise Unsupported(why)
         # a list of values per player is copied and written back in place; a global value
         # is replaced on every write, in the state's variables too
-        saved = [(f"v_{n}[:]", f"v_{n}[:]") if self.types[n].startswith(_PER_PLAYER) else
-                 (f"v_{n}", f"v_{n} = V[{n!r}]") for n in sorted(self.effect_writes(action.effects))]
+        saved = [(f"{ident('v', n)}[:]", f"{ident('v', n)}[:]") if self.types[n].startswith(_PER_PLAYER) else
+                 (ident("v", n), f"{ident('v', n)} = V[{n!r}]") for n in sorted(self.effect_writes(action.effects))]
         names = [name for name, _, _ in action.params]
         local = ("player", *names)
         then = p.then_points[action.name]
@@ -251,7 +252,7 @@ class Decisions:
             back = [f"{place} = _tv{j}" for j, (_, place) in enumerate(saved)]
             flow = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in local)
             return ["_tc, _tg = _cost, state.log", *keep, f"_tl = ({flow})", *self.effect_block(action.effects, env),
-                    "L['player'] = p", *(f"L[{n!r}] = a_{n}" for n in names),
+                    "L['player'] = p", *(f"L[{n!r}] = {ident('a', n)}" for n in names),
                     *self.reaching(p.cont[action.name], then, set(names), 0),
                     *back, "for _e in _tl:", "    if len(_e) == 2:", "        L[_e[0]] = _e[1]",
                     "    else:", "        L.pop(_e[0], None)", "_cost, state.log = _tc, _tg"]
@@ -383,12 +384,12 @@ class Decisions:
         """(what the variable a cost is paid from holds, the variable's name): an int
         variable, global or one value per player."""
         if isinstance(target, A.Name) and self.types.get(target.name) == "int":
-            return f"v_{target.name}", target.name
+            return ident("v", target.name), target.name
         if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
                 self.types.get(target.obj.name) == "pmap:int":
             key, kt = self.expr(target.index, env)
             if kt == "int":
-                return f"v_{target.obj.name}[{self.natural(key)}]", target.obj.name
+                return f"{ident('v', target.obj.name)}[{self.natural(key)}]", target.obj.name
         raise Unsupported("a cost paid from something other than an int variable, global or per player")
 
     def paid(self, decl, env) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 
 from ..invariant_deps import state_reads
+from .safe_source import ident
 
 
 class EndRules:
@@ -101,7 +102,7 @@ class EndRules:
             return None
         self.temps += 1
         n = self.temps
-        elem, inner, witness = f"c{n}_e", f"_q{n}", f"wit_{n}"
+        elem, inner, witness = f"c{n}_e", f"_q{n}", ident("wit", n)
         self.witnesses.append(witness)
         self.note_length(elem, gen.clauses[0].iter)
         env = {gen.clauses[0].names[0]: (elem, t[5:])}
@@ -136,7 +137,7 @@ class EndRules:
         if var is None or seq not in self.consts.values():
             return None
         self.temps += 1
-        n, index = self.temps, f"x_{self.temps}"
+        n, index = self.temps, ident("x", self.temps)
         self.indexes[index] = seq
         elem, inner = f"c{n}_e", f"_q{n}"
         self.note_length(elem, gen.clauses[0].iter)
@@ -144,9 +145,9 @@ class EndRules:
         test = self.condition(gen.element, env, inner, 1)
         hit = [f"if {inner}:", f"    {flag} = True", "    break"]
         full = [f"for {elem} in {seq}:", *("    " + x for x in test + hit)]
-        some = [f"for _key in w_{var}:", f"    for {elem} in {index}.get(_key, ()):",
+        some = [f"for _key in {ident('w', var)}:", f"    for {elem} in {index}.get(_key, ()):",
                 *("        " + x for x in test + hit), f"    if {flag}:", "        break"]
-        return [f"{flag} = False", f"if f_{n}:", *("    " + x for x in full), f"    f_{n} = False", "else:",
+        return [f"{flag} = False", f"if {ident('f', n)}:", *("    " + x for x in full), f"    {ident('f', n)} = False", "else:",
                 *("    " + x for x in some)]
 
 

@@ -22,6 +22,7 @@ from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
 
 from .kernel import KernelStop
+from .safe_source import ident
 
 
 class Unsupported(Exception):
@@ -85,21 +86,21 @@ class ZonesAndEffects:
         lines = ["Z = state.zones", "P = state.props"] if self.zones else []
         for name, shape in self.zones.items():
             if shape == "zone":
-                lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not tuple:", "    raise _KernelStop()",
-                          f"z_{name} = list(z_{name})", f"for _x in z_{name}:",
+                lines += [f"{ident('z', name)} = Z[{name!r}]", f"if type({ident('z', name)}) is not tuple:", "    raise _KernelStop()",
+                          f"{ident('z', name)} = list({ident('z', name)})", f"for _x in {ident('z', name)}:",
                           "    if type(_x) is not _fz_Item:", "        raise _KernelStop()"]
             elif shape == "kzone":
-                lines += [f"z_{name} = Z[{name!r}]", f"if type(z_{name}) is not dict:", "    raise _KernelStop()",
-                          f"z_{name} = {{_k: list(_t) for _k, _t in z_{name}.items() if type(_t) is tuple}}",
-                          f"if len(z_{name}) != len(Z[{name!r}]):", "    raise _KernelStop()",
-                          f"for _t in z_{name}.values():", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
+                lines += [f"{ident('z', name)} = Z[{name!r}]", f"if type({ident('z', name)}) is not dict:", "    raise _KernelStop()",
+                          f"{ident('z', name)} = {{_k: list(_t) for _k, _t in {ident('z', name)}.items() if type(_t) is tuple}}",
+                          f"if len({ident('z', name)}) != len(Z[{name!r}]):", "    raise _KernelStop()",
+                          f"for _t in {ident('z', name)}.values():", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
                           "            raise _KernelStop()"]
             else:
-                lines += [f"z_{name} = Z[{name!r}]",
-                          f"if type(z_{name}) is not tuple or len(z_{name}) != ctx.player_count:",
-                          "    raise _KernelStop()", f"z_{name} = [list(_t) for _t in z_{name} if type(_t) is tuple]",
-                          f"if len(z_{name}) != ctx.player_count:", "    raise _KernelStop()",
-                          f"for _t in z_{name}:", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
+                lines += [f"{ident('z', name)} = Z[{name!r}]",
+                          f"if type({ident('z', name)}) is not tuple or len({ident('z', name)}) != ctx.player_count:",
+                          "    raise _KernelStop()", f"{ident('z', name)} = [list(_t) for _t in {ident('z', name)} if type(_t) is tuple]",
+                          f"if len({ident('z', name)}) != ctx.player_count:", "    raise _KernelStop()",
+                          f"for _t in {ident('z', name)}:", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
                           "            raise _KernelStop()"]
         return lines
 
@@ -108,7 +109,7 @@ class ZonesAndEffects:
         must lie in one place only, as the reference's search assumes."""
         if not self.takes_anywhere:
             return []
-        parts = [f"z_{n}" if shape == "zone" else (f"*z_{n}" if shape == "pzone" else f"*z_{n}.values()")
+        parts = [ident("z", n) if shape == "zone" else (f"*{ident('z', n)}" if shape == "pzone" else f"*{ident('z', n)}.values()")
                  for n, shape in self.zones.items()]
         return [f"if tuple(Z) != {tuple(self.zones)!r}:", "    raise _KernelStop()",
                 f"_every = ({''.join(x + ', ' for x in parts)})", "_where = {}",
@@ -122,19 +123,19 @@ class ZonesAndEffects:
     def zone_read(self, node, env, depth) -> tuple[str, str] | None:
         """`zone` or `zone[p]` as the list it is inside the playout, else None."""
         if isinstance(node, A.Name) and node.name not in env and self.zones.get(node.name) == "zone":
-            return f"z_{node.name}", "list:item"
+            return ident("z", node.name), "list:item"
         if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env \
                 and self.zones.get(node.obj.name) == "pzone":
             key, kt = self.expr(node.index, env, depth + 1)
             if kt != "int":
                 raise Unsupported(f"zone '{node.obj.name}' indexed by {kt}")
-            return f"z_{node.obj.name}[{self.natural(key)}]", "list:item"
+            return f"{ident('z', node.obj.name)}[{self.natural(key)}]", "list:item"
         if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env \
                 and self.zones.get(node.obj.name) == "kzone":
             key, kt = self.expr(node.index, env, depth + 1)
             if kt not in ("str", "int"):
                 raise Unsupported(f"zone '{node.obj.name}' indexed by {kt}")
-            return f"z_{node.obj.name}[{key}]", "list:item"  # a key it lacks: KeyError, the loop reports
+            return f"{ident('z', node.obj.name)}[{key}]", "list:item"  # a key it lacks: KeyError, the loop reports
         return None
 
     def natural(self, key: str) -> str:
@@ -172,7 +173,7 @@ class ZonesAndEffects:
                     if t.startswith("list:") and self.zone_read(value, env, 0) is not None:
                         text = f"tuple({text})"  # the zone's list changes in place; the name keeps its value
                     self.temps += 1
-                    local = f"_l{self.temps}_{name}"
+                    local = ident("_l", name, self.temps)
                     lines.append(f"{local} = {text}")
                     env[name] = (local, t)
             elif kind == "if":
@@ -186,7 +187,7 @@ class ZonesAndEffects:
                 if not t.startswith("list:"):
                     raise Unsupported("a 'for' over something other than a list")
                 self.temps += 1
-                local = f"_f{self.temps}_{effect.args['var']}"
+                local = ident("_f", effect.args["var"], self.temps)
                 body = self.effect_block(effect.args["do"], {**env, effect.args["var"]: (local, t[5:])})
                 lines += [f"for {local} in tuple({seq}):", *("    " + x for x in body or ["pass"])]
             elif kind == "move":
@@ -203,7 +204,7 @@ class ZonesAndEffects:
                 d, dt = self.expr(effect.args["direction"], env)
                 if self.zones.get(name) != "pzone" or dt != "int":
                     raise Unsupported("a 'pass_zones' of something other than a zone per player")
-                lines += [f"_d = {d}", f"_n = len(z_{name})", f"z_{name}[:] = [z_{name}[(_p - _d) % _n] for _p in range(_n)]"]
+                lines += [f"_d = {d}", f"_n = len({ident('z', name)})", f"{ident('z', name)}[:] = [{ident('z', name)}[(_p - _d) % _n] for _p in range(_n)]"]
             elif kind == "reveal":
                 lines += self.revealed(effect.args, env)
             elif kind == "emit":
@@ -241,7 +242,7 @@ class ZonesAndEffects:
             if t not in ("int", "str", "bool", "item"):
                 raise Unsupported(f"an event's '{name}' that is a {t}")
             self.temps += 1
-            local = f"_e{self.temps}_{name}"
+            local = ident("_e", name, self.temps)
             lines.append(f"{local} = {text}")
             bound[name] = (local, t)
         self.emitting.append(event)
@@ -260,7 +261,7 @@ class ZonesAndEffects:
             if not t.startswith("list:"):
                 raise Unsupported(f"trigger '{trigger.name}': an `each` over something other than a list")
             self.temps += 1
-            local = f"_g{self.temps}_{name}"
+            local = ident("_g", name, self.temps)
             lines.append(f"{indent}for {local} in tuple({seq}):")
             indent += "    "
             env = {**env, name: (local, t[5:])}
@@ -369,7 +370,7 @@ class ZonesAndEffects:
         if ct != "int":
             raise Unsupported("a deal's count that is not int")
         face = a["face"] or self.rs.zones[a["to"]].face
-        return [f"_fz_deal(P, {self.place(a['from'], env)}, z_{a['to']}, max(0, {count}), {face!r})"]
+        return [f"_fz_deal(P, {self.place(a['from'], env)}, {ident('z', a['to'])}, max(0, {count}), {face!r})"]
 
     def flip(self, a, env) -> list[str]:
         face = a["face"]
@@ -446,7 +447,7 @@ def type_test(text: str, t: str, depth: int = 0) -> str:
     playout of a short game such as nim spent a third of its start in calls of a general
     function)."""
     if t.startswith("list:") and t[5:] in _TYPE_NAMES:  # the types of the elements, in C
-        return f"type({text}) is tuple and _fz_only_{t[5:]}.issuperset(map(type, {text}))"
+        return f"type({text}) is tuple and {ONLY_NAMES[t[5:]]}.issuperset(map(type, {text}))"
     if t.startswith("list:"):
         element = f"_e{depth}"
         return (f"type({text}) is tuple and all({type_test(element, t[5:], depth + 1)} "
@@ -455,8 +456,9 @@ def type_test(text: str, t: str, depth: int = 0) -> str:
 
 
 _TYPE_NAMES = {"int": "int", "str": "str", "bool": "bool", "item": "_fz_Item"}
-# `_fz_only_int` and the rest, for type_test
-ONLY = {f"_fz_only_{t}": frozenset({k}) for t, k in (("int", int), ("str", str), ("bool", bool), ("item", Item))}
+# `_fz_only_int` and the rest, for type_test: the set of the one type a container may hold
+ONLY_NAMES = {"int": "_fz_only_int", "str": "_fz_only_str", "bool": "_fz_only_bool", "item": "_fz_only_item"}
+ONLY = {ONLY_NAMES[t]: frozenset({k}) for t, k in (("int", int), ("str", str), ("bool", bool), ("item", Item))}
 
 
 # An item whose only property is its face shares one of these: properties are replaced on

@@ -23,6 +23,7 @@ from meeple.dsl.functions import FUNCTIONS
 
 from ..store import note_write
 from .emit_expr import _VAR_KINDS, BOOL, Code, ExprEmitter, Unit
+from .safe_source import ident
 
 
 # Below this many elements, walking them all costs less than keeping track of them.
@@ -114,7 +115,8 @@ def _element_function(module, node, x: str, body: list, keyed: set, scope) -> in
     """Write `Q<i>(ctx, l_x, R)`: one element's test, recording the keys it reads."""
     i = len(module._refs)
     module._refs.append((node, scope))
-    unit = Unit(module, scope, {x: f"l_{x}"})
+    local = ident("l", x)
+    unit = Unit(module, scope, {x: local})
     unit.recording = frozenset(keyed)
     emitter = ExprEmitter(unit)
     tests = [emitter._truth(emitter.emit(part)) for part in body]
@@ -125,8 +127,8 @@ def _element_function(module, node, x: str, body: list, keyed: set, scope) -> in
         text = "(" + " and ".join(conds + [element]) + ")"
     else:  # all(e for x in xs if c): an element that fails c counts as true
         text = f"(not ({' and '.join(conds)}) or {element})"
-    lines = [f"# {module.where(node)}  one element of {node.func}(...), tested again only when "
-             f"a key it read changed", f"def Q{i}(ctx, l_{x}, R):",
+    lines = [module.comment(node, "one element of any or all, tested again only when a key it read changed"),
+             f"def Q{i}(ctx, {local}, R):",
              *["    " + line for line in unit.prologue()], f"    return {text}"]
     module.add("\n".join(lines), f"Q{i}")
     return i

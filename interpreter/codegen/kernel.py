@@ -34,11 +34,12 @@ from meeple.dsl.functions import want_list
 
 from .. import rng
 from ..context import Ctx
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC, LOOP_BIND,
-                         LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC,
+                         LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from ..moves import requirement_levels
 from ..store import pay_costs
 from .emit_action import emit_enumerator
+from .safe_source import ident
 
 PASS_TAG = -1
 STEP_LIMIT = 100_000  # automatic steps between two moves, as game.STEP_LIMIT: past it the reference reports
@@ -97,7 +98,7 @@ class _KernelWriter:
         # Decisions first: they are where the time goes.
         order = sorted(running, key=lambda p: p.code != DECIDE)
         for n, point in enumerate(order):
-            emit(f"        {'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op} {point.kind or point.name or ''}".rstrip())
+            emit(f"        {'if' if n == 0 else 'elif'} pc == {point.id}:  # {point.op if point.op in CODES else 'step'}")
             for line in self.point(point):
                 emit("            " + line)
         emit("        else:")
@@ -114,16 +115,16 @@ class _KernelWriter:
         action = self.rules.actions[name]
         decl = action.decl
         tag = self.tags[name] = len(self.tags)
-        self.ns[f"EFFECTS_{tag}"] = action.effects
-        self.ns[f"ACTION_{tag}"] = action
+        self.ns[ident("EFFECTS", tag)] = action.effects
+        self.ns[ident("ACTION", tag)] = action
         levels = requirement_levels(decl.params, [c.cond for c in decl.require])
         emit_enumerator(self.module, action, decl, self.rules.action_scope(decl), levels, tag=tag)
 
     def point(self, p) -> list[str]:
         code = p.code
-        self.ns[f"POINT_{p.id}"] = p
+        self.ns[ident("POINT", p.id)] = p
         if p.fn is not None:
-            self.ns[f"FN_{p.id}"] = p.fn
+            self.ns[ident("FN", p.id)] = p.fn
         if code == DECIDE:
             return self.decide(p)
         if code == LOOP_TEST:
@@ -139,25 +140,25 @@ class _KernelWriter:
         if code == COUNT_DOWN:
             return [f"L[{p.var!r}] = L[{p.var!r}] - 1", f"pc = {p.next}"]
         if code == ASSIGN:
-            return [f"L[{p.var!r}] = FN_{p.id}(ctx)", f"pc = {p.next}"]
+            return [f"L[{p.var!r}] = {ident('FN', p.id)}(ctx)", f"pc = {p.next}"]
         if code == BRANCH:
-            return [f"pc = {p.next} if FN_{p.id}(ctx) is True else {p.alt}"]
+            return [f"pc = {p.next} if {ident('FN', p.id)}(ctx) is True else {p.alt}"]
         if code == EXEC:
             # An effect's `let` binds names in the context only: it runs on a copy.
-            return ["ctx.bindings = L.copy()", f"FN_{p.id}(ctx)", "check_end(ctx)", "ctx.bindings = L",
+            return ["ctx.bindings = L.copy()", f"{ident('FN', p.id)}(ctx)", "check_end(ctx)", "ctx.bindings = L",
                     f"pc = {p.next}", "if state.over:", "    break"]
         if code == PHASE:
             return [f"state.phase = {p.name!r}", f"pc = {p.next}"]
         if code == CHECKPOINT:
             return [f"if state.ending == {p.label!r}:", "    state.over = True", "    break", f"pc = {p.next}"]
         if code == RESPOND_START:
-            return [f"order = game._players_of(FN_{p.id}(ctx), POINT_{p.id})", f"L[{p.var!r}] = (order, 0, 0)",
+            return [f"order = game._players_of({ident('FN', p.id)}(ctx), {ident('POINT', p.id)})", f"L[{p.var!r}] = (order, 0, 0)",
                     f"pc = {p.next}", "if not order:", f"    del L[{p.var!r}]",
                     f"    pc = {self.rules.points[p.next].next}"]
         if code == SIM_START:
-            return [f"state.pending = game._players_of(FN_{p.id}(ctx), POINT_{p.id})", f"pc = {p.next}"]
+            return [f"state.pending = game._players_of({ident('FN', p.id)}(ctx), {ident('POINT', p.id)})", f"pc = {p.next}"]
         if code == CHANCE:
-            return [f"outcomes = _want_list(FN_{p.id}(ctx), 'the outcomes of a chance step')",
+            return [f"outcomes = _want_list({ident('FN', p.id)}(ctx), 'the outcomes of a chance step')",
                     "if not outcomes:", "    raise _KernelStop()",
                     "state.rng, i = _rng_below(state.rng, len(outcomes))",
                     f"L[{p.var!r}] = outcomes[i]", f"pc = {p.next}"]
@@ -181,11 +182,11 @@ class _KernelWriter:
         for a in actions:
             if a.name in filtered:  # only moves that reach their `then` steps (Game.reaches_then)
                 tag = self.tags[a.name]
-                listing += ["found = []", f"ACTION_{tag}.enumerate(lc, p, found)", "state.pc = pc",
+                listing += ["found = []", f"{ident('ACTION', tag)}.enumerate(lc, p, found)", "state.pc = pc",
                             f"out.extend(({tag}, x.player, *(v for _, v in x.args)) for x in found "
                             "if game.reaches_then(state, x))"]
             else:
-                listing.append(f"K_{a.name}(lc, p, out)")
+                listing.append(f"{ident('K', a.name)}(lc, p, out)")
         if p.allow_pass:
             listing.append(f"out.append(({PASS_TAG}, p))")
         listing.append("ctx.charge(lc.cost)")
@@ -209,8 +210,8 @@ class _KernelWriter:
             lines.append(f"{'if' if n == 0 else 'elif'} a == {tag}:")
             lines += [f"    B[{name!r}] = m[{j + 2}]" for j, name in enumerate(names)]
             if action.costs:
-                lines.append(f"    _pay_costs(ctx, ACTION_{tag})")
-            lines.append(f"    EFFECTS_{tag}(ctx)")
+                lines.append(f"    _pay_costs(ctx, {ident('ACTION', tag)})")
+            lines.append(f"    {ident('EFFECTS', tag)}(ctx)")
             if p.kind == "choose":
                 if action.has_then:  # its `then` steps see the flow's locals, saved here, and the move's
                     saved = ("player", *names)
@@ -239,8 +240,8 @@ class _KernelWriter:
         elif p.player_var is not None:
             who = [f"p = L[{p.player_var!r}]"]
         else:
-            self.ns[f"PLAYER_{p.id}"] = p.player_fn
-            who = [f"p = PLAYER_{p.id}(ctx)"]
+            self.ns[ident("PLAYER", p.id)] = p.player_fn
+            who = [f"p = {ident('PLAYER', p.id)}(ctx)"]
         return who + ["if type(p) is not int or not 0 <= p < ctx.player_count:", "    raise _KernelStop()"]
 
 
