@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from bisect import bisect_right
+import os
 import re
+import stat
 from pathlib import Path
 
 import yaml
@@ -211,14 +213,50 @@ def _control_character(text: str, name: str) -> YamlError | None:
                      Span(name, line, col, line, col + 1), "Y005")
 
 
+class FileTooLarge(OSError):
+    """A file past MAX_FILE_BYTES: `size` is what it holds (at least the limit + 1)."""
+
+    def __init__(self, size: int):
+        super().__init__(f"the file holds more than {MAX_FILE_BYTES:,} bytes")
+        self.size = size
+
+
+class NotAFile(OSError):
+    """A path that names a device, a pipe or a socket, whose reading never ends or waits."""
+
+
+def read_file_bytes(path: str | Path) -> bytes:
+    """A ruleset, scenario or save file's bytes, read at most up to the limit + 1 byte.
+
+    Only a regular file is opened: /dev/zero would be read until memory runs out, a FIFO
+    would wait for a writer, and both report a size of 0.  The path is looked at before it
+    is opened (opening a device can itself do something), then the open file again (the
+    path may have changed in between; O_NONBLOCK keeps a FIFO swapped in from blocking).
+    Raises OSError: NotAFile, FileTooLarge, or the system's own."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotAFile("it is not a regular file (a device, a pipe or a socket)")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        opened = os.fstat(f.fileno())
+        if not stat.S_ISREG(opened.st_mode):
+            raise NotAFile("it is not a regular file (a device, a pipe or a socket)")
+        size = opened.st_size
+        if size > MAX_FILE_BYTES:  # said before reading it: its size is known
+            raise FileTooLarge(size)
+        data = f.read(MAX_FILE_BYTES + 1)  # a file that grew since, or whose size lies
+    if len(data) > MAX_FILE_BYTES:
+        raise FileTooLarge(max(size, len(data)))
+    return data
+
+
 def read_source(path: Path, name: str) -> tuple[str, YamlError | None]:
     """A ruleset or scenario file's text, refusing a file too large to be one."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return "", YamlError(f"the file is {size:,} bytes; a ruleset file may hold at most "
-                                 f"{MAX_FILE_BYTES:,}", Span(name, 1, 1, 1, 2), "Y012")
-        return decode_source(path.read_bytes(), name)
+        return decode_source(read_file_bytes(path), name)
+    except FileTooLarge as exc:
+        held = f"{exc.size:,} bytes" if exc.size > MAX_FILE_BYTES + 1 else f"more than {MAX_FILE_BYTES:,} bytes"
+        return "", YamlError(f"the file is {held}; a ruleset file may hold at most {MAX_FILE_BYTES:,}",
+                             Span(name, 1, 1, 1, 2), "Y012")
     except OSError as exc:
         return "", YamlError(f"cannot read {name}: {exc.strerror or exc}", Span.unknown(name), "Y002")
 

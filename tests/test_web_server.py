@@ -42,7 +42,7 @@ def test_the_lobby_offers_every_shipped_ruleset_and_its_setup(client):
 
 @pytest.mark.parametrize("form,status,said", [
     ({"ruleset": "no-such-game"}, 404, "no ruleset"),
-    ({"ruleset": "/etc"}, 403, "folders are accepted only"),
+    ({"ruleset": "/etc"}, 403, "reads only the rulesets in its lobby"),
     ({"ruleset": "tic-tac-toe", "players": "3"}, 400, "tic-tac-toe is for 2-2 players"),
     ({"ruleset": "tic-tac-toe", "players": "two"}, 400, "players must be a whole number"),
     ({"ruleset": "nim", "players": "2", "option.heaps": "7"}, 400, "option &#x27;heaps&#x27; must be a list"),
@@ -57,17 +57,15 @@ def test_a_bad_table_form_is_refused_with_its_reason(client, form, status, said)
     assert said in answer.text and "Traceback" not in answer.text
 
 
-def test_a_folder_is_read_only_when_the_server_listens_on_this_computer_alone(tmp_path):
+def test_a_rules_folder_is_offered_and_its_diagnostics_shown_to_its_author(tmp_path):
     folder = tmp_path / "broken"
     folder.mkdir()
     (folder / "game.yaml").write_text("game: {name: broken, players: 2}\nflow: [{choose: [nothing]}]\n")
-    with web_client(any_folder=True) as local:
-        answer = local.get("/new", params={"folder": str(folder)})
+    with web_client(folders=[folder]) as client:
+        assert f'value="{folder.resolve()}"' in client.get("/").text
+        answer = client.get("/new", params={"ruleset": str(folder.resolve())})
         assert answer.status_code == 400 and "the ruleset has errors" in answer.text
-        assert "game.yaml:2" in answer.text  # its diagnostics, located
-    with web_client() as networked:
-        answer = networked.get("/new", params={"folder": str(folder)})
-        assert answer.status_code == 403 and "game.yaml" not in answer.text
+        assert "game.yaml:2" in answer.text  # its diagnostics, located: the command line named it
 
 
 def test_a_whole_game_of_tic_tac_toe_through_the_hot_seat_link(client):

@@ -13,7 +13,8 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 for its TestClient;
 from meeple.web.routes import create_app
 from meeple.web.sources import Sources
 
-LINK = re.compile(r'<a href="http://testserver(/play/[^"?]+)\?[^"]*" class="seat-link" data-kind="([a-z-]+)" '
+BASE = "http://127.0.0.1:8000"  # where the test client says it sends: a name the server answers to
+LINK = re.compile(r'<a href="http://127\.0\.0\.1:8000(/play/[^"?]+)\?[^"]*" class="seat-link" data-kind="([a-z-]+)" '
                   r'data-seats="\[([0-9, ]*)\]"')
 
 
@@ -25,8 +26,12 @@ class Opened:
     table: object  # the server's Table (tests look at its state; pages never do)
 
 
-def web_client(author=None, **sources) -> TestClient:
-    return TestClient(create_app(Sources(**sources), author))
+def web_client(author=None, any_folder: bool = False, max_tables: int | None = None, **sources) -> TestClient:
+    """A client of a new server.  `any_folder`: it reads a ruleset path a POST names
+    (`meeple serve --allow-paths`); `sources`: Sources' other settings (folders=...)."""
+    made = create_app(Sources(allow_paths=any_folder, **sources), author,
+                      **({} if max_tables is None else {"max_tables": max_tables}))
+    return TestClient(made, base_url=BASE)
 
 
 def open_table(client, ruleset: str, players: int, bots: dict | None = None, seed: int = 1, undo: bool = True,

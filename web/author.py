@@ -27,7 +27,8 @@ from starlette.routing import Route
 
 from meeple.cli.prompt_commands import why_line
 from meeple.cli.refusals import rejection_text
-from meeple.interpreter import RuleError, find_ruleset
+from meeple.interpreter import RuleError
+from meeple.interpreter.loading import RULESETS
 
 from .author_reasons import actions_now
 from .bodies import read_json
@@ -137,7 +138,10 @@ class AuthorPanel:
         """Look at every table's ruleset files; reload those that changed.  The tables that
         changed (their pages are told)."""
         changed = []
-        for table in server.tables.all():
+        tables = server.tables.all()
+        for gone in set(self.files) - {table.id for table in tables}:  # let go of to make room
+            del self.files[gone]
+        for table in tables:
             stamp = await run_in_threadpool(_stamp, table.source)
             files = self.files.get(table.id)
             if files is None:
@@ -154,7 +158,7 @@ class AuthorPanel:
     @staticmethod
     def _reload(server, table, files: Files) -> None:
         try:
-            _, rules = server.sources.rules(table.source)
+            rules = server.sources.again(table.source)
             kept, played = table.reload(rules)
         except Refused as exc:
             files.diagnostics = exc.details or word(None, exc.text, **exc.values)
@@ -184,7 +188,7 @@ def _stamp(source: str) -> tuple:
     """When and how the ruleset's own files last changed (its scenarios aside: a recorded
     scenario saved into the folder is no change of the rules)."""
     try:
-        folder = Path(source) if Path(source).is_dir() else find_ruleset(source)
+        folder = Path(source) if Path(source).is_absolute() else RULESETS / source
         files = [f for f in folder.rglob("*.y*ml") if "scenarios" not in f.relative_to(folder).parts]
         return tuple(sorted((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
     except OSError:

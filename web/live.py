@@ -45,7 +45,10 @@ class Live:
                 except asyncio.TimeoutError:
                     yield ": still here\n\n"
         finally:
-            self._waiting.get(table.id, set()).discard(event)
+            waiting = self._waiting.get(table.id, set())
+            waiting.discard(event)
+            if not waiting:  # the table's last page has gone: its entry goes too
+                self._waiting.pop(table.id, None)
 
 
 def event_text(name: str, data) -> str:

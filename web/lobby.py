@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from meeple.bots import BotSpecError, parse_bot_spec
 from meeple.interpreter import Game
 
+from .bodies import json_value
 from .html import Markup, attrs, esc, tag
 from .tables import Refused
 from .tokens import HOT_SEAT
@@ -33,7 +34,9 @@ class Setup:
 
 
 def read_setup(form, sources) -> Setup:
-    source, rules = sources.rules(str(form.get("ruleset", "")))
+    """The table a form asks for.  The form comes in a POST, so it may name a ruleset by a
+    path when the server takes typed paths (sources.py)."""
+    source, rules = sources.rules(str(form.get("ruleset", "")), typed=True)
     info = rules.ruleset.game
     players = _whole(form.get("players", info.min_players), "players")
     options = {key[7:]: _value(value) for key, value in form.items() if key.startswith("option.")}
@@ -70,9 +73,9 @@ def _whole(text, what: str) -> int:
 
 def _value(text: str):
     """An option as typed: JSON where it reads as JSON (3, true, [3, 4, 5]), else text,
-    as `meeple play -o` reads it."""
+    as `meeple play -o` reads it; JSON nested too deep is refused (bodies.json_value)."""
     try:
-        return json.loads(text)
+        return json_value(text)
     except ValueError:
         return text
 
@@ -81,15 +84,17 @@ def _value(text: str):
 def lobby_page(sources, titles: dict, lang: str) -> Markup:
     """`titles`: source -> (title, players as text)."""
     choices = "".join(tag("option", f"{titles[s][0]} ({titles[s][1]})", value=s) for s in sources.listed())
-    folder = ""
-    if sources.any_folder:
-        folder = (f'<label>{esc(word(lang, "or a ruleset folder on this computer"))} '
-                  f'<input name="folder" size="40" placeholder="/path/to/my-game"></label>')
-    return Markup(tag("h1", word(lang, "new table"))
-                  + f'<form method="get" action="/new" class="lobby"><input type="hidden" name="lang" '
-                  f'value="{esc(lang)}"><label>{esc(word(lang, "choose a game"))} '
-                  f'<select name="ruleset">{choices}</select></label>{folder}'
-                  + tag("button", word(lang, "next"), type="submit", class_="primary") + "</form>")
+    listed = (f'<form method="get" action="/new" class="lobby"><input type="hidden" name="lang" '
+              f'value="{esc(lang)}"><label>{esc(word(lang, "choose a game"))} '
+              f'<select name="ruleset">{choices}</select></label>'
+              + tag("button", word(lang, "next"), type="submit", class_="primary") + "</form>")
+    typed = ""
+    if sources.allow_paths:  # a path is sent in a POST alone: a GET never makes the server read one
+        typed = (f'<form method="post" action="/new?lang={esc(lang)}" class="lobby typed">'
+                 f'<label>{esc(word(lang, "or a ruleset folder on this computer"))} '
+                 f'<input name="folder" size="40" placeholder="/path/to/my-game"></label>'
+                 + tag("button", word(lang, "next"), type="submit") + "</form>")
+    return Markup(tag("h1", word(lang, "new table")) + listed + typed)
 
 
 def table_form(source: str, rules, lang: str, error: str = "") -> Markup:

@@ -32,9 +32,10 @@ def page(title: str, body: Markup, lang: str, path: str, query: dict | None = No
             + "</body></html>")
 
 
-def error_page(status: int, message: str, lang: str, details: str = "") -> str:
+def error_page(status: int, message: str, lang: str, details: str = "", code: str = "") -> str:
+    """A refusal as a page: its reason, and its code where a program can find it."""
     body = Markup(tag("h1", word(lang, "not found" if status == 404 else "bad request"))
-                  + tag("p", message, class_="error")
+                  + tag("p", message, class_="error", data_code=code or None)
                   + (tag("pre", details, class_="diagnostics") if details else "")
                   + tag("p", tag("a", word(lang, "back to the lobby"), href=f"/?lang={lang}")))
     return page(word(lang, "bad request"), body, lang, "/")

@@ -3,18 +3,20 @@
 Every address under `/play/{token}` acts for the seat its link shows now
 (seating.acting_seat): a move, an undo or a view asked for another seat is refused with
 403 and the reason, and the table is left as it was.  Bad input of any kind gets a page or
-JSON that says what is wrong, never a traceback.
+JSON that says what is wrong, never a traceback.  Before any address is looked at, a
+request passes guard.py (the Host it was sent to, the site a POST comes from); anything
+that changes the server's state is a POST.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from pathlib import Path
-from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -23,15 +25,17 @@ from starlette.staticfiles import StaticFiles
 from meeple.cli.refusals import rejection_text
 from meeple.interpreter import RuleError
 
-from .bodies import read_body, read_json
+from .bodies import read_form, read_json
+from .guard import Addresses, Guard
 from .html import Markup
+from .last_resort import LastResort
 from .live import Live
 from .lobby import host_page, lobby_page, read_setup, table_form
 from .pages import error_page, page
 from .seat_page import seat_fragment
 from .seating import acting_seat, take_seat
 from .sources import Sources
-from .tables import Refused, Tables
+from .tables import MAX_TABLES, Refused, Tables
 from .tokens import HOST
 from .words import language, word
 
@@ -43,8 +47,8 @@ class Server:
     """The state of one `meeple serve`: its tables, the pages listening to them, the
     rulesets its lobby offers, and the author panel when it is on."""
 
-    def __init__(self, sources: Sources, author=None):
-        self.tables = Tables()
+    def __init__(self, sources: Sources, author=None, max_tables: int = MAX_TABLES):
+        self.tables = Tables(max_tables)
         self.live = Live()
         self.sources = sources
         self.author = author  # author.AuthorPanel in --author mode
@@ -56,8 +60,11 @@ class Server:
     def html(self, request: Request, title: str, body: Markup, status: int = 200, script: bool = False,
              data: dict | None = None) -> HTMLResponse:
         lang = self.lang(request)
-        query = {k: v for k, v in request.query_params.items() if k != "lang"}
-        response = HTMLResponse(page(title, body, lang, request.url.path, query, data, script), status)
+        # The language links lead to this page again; a POST's page cannot be asked for again
+        # by a link, so from one they lead to the lobby.
+        path = request.url.path if request.method == "GET" else "/"
+        query = {k: v for k, v in request.query_params.items() if k != "lang" and request.method == "GET"}
+        response = HTMLResponse(page(title, body, lang, path, query, data, script), status)
         if request.query_params.get("lang") == lang:  # chosen here: remembered for the next pages
             response.set_cookie(LANG_COOKIE, lang, samesite="lax")
         return response
@@ -80,7 +87,7 @@ class Server:
             return JSONResponse({"error": message, "code": exc.code,
                                  "rule": exc.rejection.rule if exc.rejection is not None else None},
                                 status_code=exc.status)
-        return HTMLResponse(error_page(exc.status, message, lang, exc.details), exc.status)
+        return HTMLResponse(error_page(exc.status, message, lang, exc.details, exc.code), exc.status)
 
     def link(self, request: Request, playing: bool = True):
         found = self.tables.find(request.path_params["token"])
@@ -107,17 +114,35 @@ class Server:
         return self.html(request, "meeple", lobby_page(self.sources, titles, self.lang(request)))
 
     async def new_table_form(self, request: Request):
-        source = request.query_params.get("folder") or request.query_params.get("ruleset", "")
-        source, rules = self.sources.rules(source)
+        """A game's setup form: for a ruleset of the lobby's list (GET or POST), or for a path
+        typed into the lobby's form (POST alone, with --allow-paths; sources.py)."""
+        if request.method == "POST":
+            source, typed = (await read_form(request)).get("folder", ""), True
+        elif "folder" in request.query_params:
+            raise Refused(403, "W403", "a ruleset path is read only from the lobby's form (a POST), never from an "
+                          "address")
+        else:
+            source, typed = request.query_params.get("ruleset", ""), False
+        source, rules = await run_in_threadpool(self.sources.rules, source, typed)
         return self.html(request, rules.ruleset.game.title, table_form(source, rules, self.lang(request)), script=True)
 
     async def open_table(self, request: Request):
-        form = dict(parse_qsl((await read_body(request)).decode("utf-8", "replace")))
+        self.tables.make_room()  # a full server refuses before it reads a ruleset
+        form = await read_form(request)
         setup = await run_in_threadpool(read_setup, form, self.sources)
-        host = self.tables.open(setup.game, setup.seed, setup.bots, setup.undo, setup.source, setup.options)
-        lang = form.get("lang") or self.lang(request)
+        host = await run_in_threadpool(self._open, setup)
+        lang = language(form.get("lang"), request.cookies.get(LANG_COOKIE))
         return RedirectResponse(f"/host/{host.token}?lang={lang}", status_code=303,
                                 background=BackgroundTask(self.drive_bots, host.table))
+
+    def _open(self, setup):
+        """The table (its first state built here: the game's setup runs with the options as
+        given, and an option's value can break a limit of the rules)."""
+        try:
+            return self.tables.open(setup.game, setup.seed, setup.bots, setup.undo, setup.source, setup.options)
+        except RuleError as exc:
+            raise Refused(400, exc.code, "the game cannot start with these settings: {message} [{error}]",
+                          message=exc.message, error=exc.code) from None
 
     async def host(self, request: Request):
         table = self.link(request, playing=False).table
@@ -185,9 +210,11 @@ class Server:
 
 
 def _seat_number(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
-        raise Refused(400, "W400", "{what} must be a whole number", what="seat")
-    return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    raise Refused(400, "W400", "{what} must be a whole number", what="seat")
 
 
 def _move_text(body: dict) -> str:
@@ -197,11 +224,14 @@ def _move_text(body: dict) -> str:
     return text
 
 
-def create_app(sources: Sources | None = None, author=None) -> Starlette:
-    server = Server(sources or Sources(), author)
+def create_app(sources: Sources | None = None, author=None, addresses: Addresses | None = None,
+               max_tables: int = MAX_TABLES) -> Starlette:
+    """The application.  `addresses`: the names it answers to (guard.py); by default
+    this computer's loopback names on any port, for a server whose port it is not told."""
+    server = Server(sources or Sources(), author, max_tables)
     routes = [
         Route("/", server.lobby),
-        Route("/new", server.new_table_form),
+        Route("/new", server.new_table_form, methods=["GET", "POST"]),
         Route("/tables", server.open_table, methods=["POST"]),
         Route("/host/{token}", server.host),
         Route("/play/{token}", server.seat_page),
@@ -216,7 +246,9 @@ def create_app(sources: Sources | None = None, author=None) -> Starlette:
     ]
     if author is not None:
         routes += author.routes(server)
-    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found, Refused: server.on_refused},
+    guard = Middleware(Guard, addresses=addresses or Addresses.listening("127.0.0.1"), refuse=server.on_refused)
+    app = Starlette(routes=routes, middleware=[Middleware(LastResort), guard],
+                    exception_handlers={404: _not_found, 405: _not_found, Refused: server.on_refused},
                     lifespan=_watching(server) if author is not None else None)
     app.state.server = server
     return app
@@ -237,4 +269,4 @@ def _watching(server):
 async def _not_found(request: Request, exc) -> Response:
     lang = language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE))
     status = getattr(exc, "status_code", 404)
-    return HTMLResponse(error_page(status, word(lang, "not found"), lang), status)
+    return HTMLResponse(error_page(status, word(lang, "not found"), lang, code=f"W{status}"), status)

@@ -13,6 +13,7 @@ it.  This is the rule of `meeple play`'s `u`.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 
 from meeple.cli.play import TableBots, _undo
@@ -20,6 +21,8 @@ from meeple.interpreter import Game, IllegalMove, RuleError, State
 from meeple.interpreter.moves import move_text
 
 from .tokens import HOST, HOT_SEAT, SEAT, Pass, Passes, new_token
+
+MAX_TABLES = 64  # tables held at once unless `meeple serve --max-tables` says otherwise
 
 
 class Refused(Exception):
@@ -49,6 +52,7 @@ class Table:
         self.source = source  # the ruleset's name or folder, as the lobby was given it
         self.options = dict(options)  # as the lobby was given them
         self.now = Moment(game.new_state(seed), (), 0)
+        self.changed_at = time.monotonic()  # when `now` was last replaced: how idle the table is
         self.failure: str | None = None  # the ruleset failed while a bot moved: its message
         self.read_as: dict = {}  # (viewer, lang, move index) -> (state before, move, as the viewer read it)
         self._bots = TableBots(seed, self.bots)
@@ -86,8 +90,7 @@ class Table:
             before = _undo(history, seat, self.humans) if self.undo_allowed else None
             if before is None:
                 raise Refused(409, "W409", "you have no move to undo")
-            self.now = Moment(before, tuple(history), now.version + 1)
-            return self.now
+            return self._replace(Moment(before, tuple(history), now.version + 1))
 
     def reload(self, rules) -> tuple[int, int]:
         """Play on with `rules` (the ruleset's files changed): the same seed, options and
@@ -105,33 +108,69 @@ class Table:
                 state = after
             played = len(self.now.history)
             self.game, self.read_as, self.failure = game, {}, None
-            self.now = Moment(state, tuple(kept), self.now.version + 1)
+            self._replace(Moment(state, tuple(kept), self.now.version + 1))
             return len(kept), played
 
     def can_undo(self, moment: Moment, seat: int) -> bool:
         return self.undo_allowed and _undo(list(moment.history), seat, self.humans) is not None
 
     def _advance(self, now: Moment, move) -> Moment:
-        self.now = Moment(self.game.apply(now.state, move), now.history + ((now.state, move),), now.version + 1)
-        return self.now
+        return self._replace(Moment(self.game.apply(now.state, move), now.history + ((now.state, move),),
+                                    now.version + 1))
+
+    def _replace(self, moment: Moment) -> Moment:
+        self.now, self.changed_at = moment, time.monotonic()
+        return moment
 
 
 class Tables:
-    """Every table of this server, and the links to them."""
+    """Every table of this server, and the links to them: at most `limit` at once.
 
-    def __init__(self):
+    Each table holds a game's states in memory, so a server that opened one for every
+    request would grow without bound.  When it holds `limit` tables, a new one takes the
+    place of a table that no one needs any more: the one whose game ended longest ago,
+    else the one left untouched longest, if that was more than IDLE seconds ago.  With
+    none of those, the new table is refused (503) until one ends or goes idle."""
+
+    IDLE = 3600.0  # seconds without a move after which a table may make way for a new one
+
+    def __init__(self, limit: int = MAX_TABLES):
+        self.limit = limit
         self.passes = Passes()
         self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()  # tables are opened from worker threads
 
     def open(self, game, seed: int, bots: dict, undo: bool, source: str, options: dict) -> Pass:
         """A new table; the host's link, which lists the seats' links."""
+        self.make_room()  # before the game's first state is built: a refusal costs nothing
         table = Table(new_token()[:12], game, seed, bots, undo, source, options)
-        self._tables[table.id] = table
-        for seat in table.humans:
-            self.passes.issue(table, SEAT, (seat,))
-        if len(table.humans) > 1:
-            self.passes.issue(table, HOT_SEAT, table.humans)
-        return self.passes.issue(table, HOST)
+        with self._lock:
+            self._make_room()
+            self._tables[table.id] = table
+            for seat in table.humans:
+                self.passes.issue(table, SEAT, (seat,))
+            if len(table.humans) > 1:
+                self.passes.issue(table, HOT_SEAT, table.humans)
+            return self.passes.issue(table, HOST)
+
+    def make_room(self) -> None:
+        """Room for one more table, a finished or idle one let go if need be; Refused when
+        there is none."""
+        with self._lock:
+            self._make_room()
+
+    def _make_room(self) -> None:
+        if len(self._tables) < self.limit:
+            return
+        now = time.monotonic()
+        ended = [t for t in self._tables.values() if t.now.state.over]
+        idle = [t for t in self._tables.values() if now - t.changed_at > self.IDLE]
+        going = min(ended or idle, key=lambda t: t.changed_at, default=None)
+        if going is None:
+            raise Refused(503, "W503", "the server holds {n} tables, as many as it may; try again when a game "
+                          "has ended", n=self.limit)
+        del self._tables[going.id]
+        self.passes.withdraw(going)
 
     def links(self, table: Table) -> list[Pass]:
         """The table's playing links: one per human seat, then the hot-seat link."""
@@ -141,4 +180,5 @@ class Tables:
         return self.passes.find(token)
 
     def all(self) -> list[Table]:
-        return list(self._tables.values())
+        with self._lock:
+            return list(self._tables.values())

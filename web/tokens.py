@@ -52,4 +52,10 @@ class Passes:
         return self._by_token.get(token)
 
     def of_table(self, table) -> list[Pass]:
-        return [p for p in self._by_token.values() if p.table is table]
+        # list() copies the links in one step: a table may be opened meanwhile in a worker thread
+        return [p for p in list(self._by_token.values()) if p.table is table]
+
+    def withdraw(self, table) -> None:
+        """Every link of a table that is gone: they lead nowhere now (404)."""
+        for made in self.of_table(table):
+            del self._by_token[made.token]

@@ -58,8 +58,30 @@ WORDS = {
         "the ruleset failed while running: {message}": "a szabálykönyv futás közben hibát adott: {message}",
         "back to the lobby": "vissza az előtérbe",
         "the lobby": "előtér",
-        "folders are accepted only when the server listens on this computer alone":
-            "mappát csak akkor fogad el, ha a szerver csak ezen a gépen figyel",
+        "this server reads only the rulesets in its lobby; start it with --rules FOLDER to add one":
+            "ez a szerver csak az előtérben felsorolt szabálykönyveket olvassa; újat a --rules MAPPA "
+            "kapcsolóval indítva vesz fel",
+        "a ruleset path is read only from the lobby's form (a POST), never from an address":
+            "szabálykönyv-útvonalat csak az előtér űrlapjáról (POST) olvas, címből soha",
+        "nothing at that path can be read as a ruleset": "azon az útvonalon nincs olvasható szabálykönyv",
+        "that path is neither a folder nor a file": "az az útvonal se nem mappa, se nem fájl",
+        "the ruleset at that path has {n} error(s); run `meeple validate` on it to see them":
+            "az azon az útvonalon lévő szabálykönyvben {n} hiba van; a `meeple validate` megmutatja őket",
+        "the game cannot start with these settings: {message} [{error}]":
+            "a játék ezekkel a beállításokkal nem indulhat: {message} [{error}]",
+        "the server holds {n} tables, as many as it may; try again when a game has ended":
+            "a szerveren {n} asztal van, ennél több nem lehet; próbáld újra, ha egy játék véget ért",
+        "this server does not answer to the name this request was sent to; open it at the address "
+        "`meeple serve` printed":
+            "ez a szerver nem válaszol arra a névre, amelyre a kérés érkezett; a `meeple serve` által "
+            "kiírt címen nyisd meg",
+        "a request from another site's page is refused": "más webhely oldaláról érkező kérést nem fogad el",
+        "the server failed to answer this request: a bug in meeple":
+            "a szerver nem tudott válaszolni erre a kérésre: ez a meeple hibája",
+        "a form may have at most {n} fields": "egy űrlapnak legfeljebb {n} mezője lehet",
+        "the request must be a JSON object": "a kérés JSON-objektum legyen",
+        "a value may be nested at most {n} levels deep": "egy érték legfeljebb {n} szint mélyen ágyazható be",
+        "this address reads {kind}, not {given}": "ez a cím {kind} tartalmat olvas, nem {given} tartalmat",
         "{what} must be a whole number": "{what} egész szám legyen",
         "seat {p} must be human or one of the bots: {bots}": "a(z) {p}. hely ember vagy egy gép legyen: {bots}",
         "a table needs at least one human seat": "egy asztalhoz legalább egy emberi hely kell",
