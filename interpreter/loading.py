@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from meeple.dsl.load import load_ruleset, ruleset_files
+from meeple.dsl.source import read_file_bytes
 
 from .game import Game
 from .rules import Rules
@@ -64,8 +65,8 @@ def _files_hash(path: Path) -> str | None:
     that cannot be read gives None, and the full load reports it."""
     digest = hashlib.sha256()
     try:
-        for f in ruleset_files(path):
-            digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+        for f in ruleset_files(path):  # read as the loader reads them: regular files, bounded
+            digest.update(f.name.encode() + b"\0" + read_file_bytes(f) + b"\0")
     except OSError:
         return None
     return digest.hexdigest()

@@ -37,6 +37,13 @@ EXPECTED = {
     "r19_move_unknown_key.yaml": ("validate", "S101", 6),
     "r20_line100.yaml": ("validate", "S101", 100),
     "r21_no_move_ever.yaml": ("validate", "R709", 3),
+    # Names holding Python text (issue 40): refused where they are written, before any code is made.
+    "r22_param_name_code.yaml": ("validate", "N310", 11),
+    "r23_action_name_code.yaml": ("validate", "N310", 4),
+    "r24_let_name_code.yaml": ("validate", "N310", 8),
+    "r25_for_name_code.yaml": ("validate", "N310", 8),
+    "r26_phase_name_code.yaml": ("validate", "N310", 6),
+    "r28_name_bare_newline.yaml": ("validate", "N310", 4),
 }
 
 

@@ -110,3 +110,11 @@ def test_the_command_line_refuses_a_device_and_a_fifo(fifo):
         outcome = run_meeple("validate", path)
         assert outcome.code == 2 and not outcome.traceback, (path, outcome.stderr[-400:])
         assert "error[Y002]" in outcome.stderr + outcome.stdout
+
+
+@pytest.mark.parametrize("command", [("play", "--bots", "0,1"), ("lint",), ("simulate", "-n", "2"), ("compile",)])
+def test_every_command_that_loads_refuses_a_device(command):
+    """The loader's cache of file bytes reads as the loader does: /dev/zero is not read."""
+    outcome = run_meeple(command[0], DEVICES[0], *command[1:])
+    assert outcome.code == 2 and not outcome.traceback, outcome.stderr[-400:]
+    assert "error[Y002]" in outcome.stderr + outcome.stdout

@@ -22,7 +22,7 @@ def panel():
 
 @pytest.fixture
 def client(panel):
-    with web_client(author=panel, any_folder=True) as made:
+    with web_client(author=panel, allow_paths=True) as made:
         yield made
 
 

@@ -35,7 +35,7 @@ def client():
 @pytest.fixture
 def paths():
     """A server started with --allow-paths."""
-    with web_client(any_folder=True) as made:
+    with web_client(allow_paths=True) as made:
         yield made
 
 
@@ -111,7 +111,7 @@ def test_a_state_change_asked_by_another_sites_page_is_refused(route, says, tmp_
     from meeple.web.author import AuthorPanel
     folder = tmp_path / "my-goofspiel"
     shutil.copytree(find_ruleset("goofspiel"), folder, ignore=shutil.ignore_patterns("scenarios"))
-    with web_client(author=AuthorPanel(), any_folder=True) as client:
+    with web_client(author=AuthorPanel(), allow_paths=True) as client:
         opened = open_table(client, str(folder), 2)
         assert client.post(f"{opened.seats[0]}/move", json={"move": "bid(card=S0-1)"}).status_code == 200
         hot = client.app.state.server.tables.find(opened.hot_seat.rsplit("/", 1)[1])

@@ -26,10 +26,10 @@ class Opened:
     table: object  # the server's Table (tests look at its state; pages never do)
 
 
-def web_client(author=None, any_folder: bool = False, max_tables: int | None = None, **sources) -> TestClient:
-    """A client of a new server.  `any_folder`: it reads a ruleset path a POST names
+def web_client(author=None, allow_paths: bool = False, max_tables: int | None = None, **sources) -> TestClient:
+    """A client of a new server.  `allow_paths`: it reads a ruleset path a POST names
     (`meeple serve --allow-paths`); `sources`: Sources' other settings (folders=...)."""
-    made = create_app(Sources(allow_paths=any_folder, **sources), author,
+    made = create_app(Sources(allow_paths=allow_paths, **sources), author,
                       **({} if max_tables is None else {"max_tables": max_tables}))
     return TestClient(made, base_url=BASE)
 
