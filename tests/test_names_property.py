@@ -15,6 +15,7 @@ move and playout for playout, on both back ends; and the code planted in the tex
 would create a file named SENTINEL) never runs."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import random
@@ -329,7 +330,7 @@ def test_each_wall_alone_keeps_a_planted_name_from_running(wall, where, tmp_path
     if wall != WALLS[0]:
         monkeypatch.setattr(safe_source, "is_name", lambda name: True)
     if wall != WALLS[1]:
-        monkeypatch.setattr(safe_source, "check", lambda text: None)
+        monkeypatch.setattr(safe_source, "check", ast.parse)
     if wall != WALLS[2]:
         monkeypatch.setattr(safe_source, "_SAFE_BUILTINS_DICT", vars(builtins))
     monkeypatch.chdir(tmp_path)
@@ -351,7 +352,7 @@ def test_with_every_wall_down_the_planted_name_runs(tmp_path, monkeypatch):
 
     from meeple.interpreter.codegen import safe_source
     monkeypatch.setattr(safe_source, "is_name", lambda name: True)
-    monkeypatch.setattr(safe_source, "check", lambda text: None)
+    monkeypatch.setattr(safe_source, "check", ast.parse)
     monkeypatch.setattr(safe_source, "_SAFE_BUILTINS_DICT", vars(builtins))
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "game.yaml"
