@@ -436,6 +436,15 @@ def test_a_notification_with_malformed_params_is_logged_not_answered(raw):
     assert [m["params"]["type"] for m in raw.notifications[before:]] == [types.MessageType.Warning.value]
 
 
+def test_a_notification_that_fails_inside_pygls_is_logged_not_shown(raw):
+    """A change to a file the editor never opened: pygls' own handler fails on it."""
+    before = len(raw.notifications)
+    raw.send_json({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": "file:///never/opened.yaml", "version": 2}, "contentChanges": [{"text": "x"}]}})
+    assert_still_serving(raw)
+    assert [m["params"]["type"] for m in raw.notifications[before:]] == [types.MessageType.Error.value]
+
+
 @pytest.mark.parametrize("sent,refusals", [
     pytest.param(b"Content-Length: 2000000000\r\n\r\n" + HOVER, [INVALID_REQUEST], id="too-large"),
     pytest.param(b"Content-Length: " + b"9" * 900 + b"\r\n\r\n" + HOVER, [INVALID_REQUEST], id="too-large-900-digits"),
