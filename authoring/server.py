@@ -4,13 +4,16 @@ Only the wiring is here: each request's document and position are handed to the
 authoring modules, whose answers go back as they are.  Requests are answered from the
 buffers as they are at that moment; diagnostics are published when a file is opened,
 saved or closed, and once typing pauses.  No request may bring the server down: a
-failure inside one is logged to the editor and answered with nothing.
+failure inside one is logged to the editor and answered with nothing.  What the editor
+sends is read by transport.py, which answers a message that does not fit with the
+JSON-RPC error for it and goes on reading.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
 import inspect
+import sys
 import traceback
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -25,6 +28,7 @@ from .navigation import definition, references
 from .positions import UTF16, column_at
 from .quickfix import fixes
 from .session import Session
+from .transport import GuardedProtocol, serve_stdio
 
 PAUSE_SECONDS = 0.15  # how long typing must pause before the ruleset is checked again
 
@@ -35,9 +39,19 @@ class MeepleServer(LanguageServer):
             release = version("meeple")
         except PackageNotFoundError:
             release = "unknown"
-        super().__init__("meeple", release, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("meeple", release, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=GuardedProtocol)
         self.session = Session()
         self.changes: dict[str, int] = {}  # uri -> how many changes it has had
+
+    def start_io(self, stdin=None, stdout=None):
+        serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls would show "Error in server" to the user for a notification that failed
+        (a change to a file that was never opened, say); it goes to the log instead, as
+        our own handlers' failures do: the user can do nothing about it."""
+        self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"meeple lsp: {error}"))
 
     @property
     def encoding(self) -> str:

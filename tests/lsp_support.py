@@ -4,12 +4,16 @@ pygls' `LanguageClient` is asynchronous; `Editor` runs it on an event loop of it
 tests read as a person at an editor would act: open a file, change it, ask for
 completions.  Every wait has a timeout, so a server that hangs fails the test instead of
 hanging it, and `transcript` keeps every message both ways for the recorded exchange.
+`RawServer` writes bytes instead, for the messages no well-behaved client sends.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import queue
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from lsprotocol import types
@@ -154,3 +158,65 @@ def position_of(text: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[
     line = text.count("\n", 0, start)
     head = text[text.rfind("\n", 0, start) + 1:start + offset]
     return line, len(head.encode("utf-16-le")) // 2
+
+
+class RawServer:
+    """The real `meeple lsp` driven byte by byte, for what no well-behaved client sends:
+    frames that lie about their length, bodies that are not JSON.  A thread reads the
+    server's messages in order; `reply()` waits for the next answer to a request."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([sys.executable, "-m", "meeple.cli", "lsp"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.replies: queue.Queue = queue.Queue()
+        self.notifications: list[dict] = []  # what the server sent of its own accord, in order
+        threading.Thread(target=self._read, daemon=True).start()
+        self.last_id = 0
+
+    def _read(self) -> None:
+        out = self.process.stdout
+        while True:
+            length = None
+            while (line := out.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            if not line or length is None:
+                return
+            message = json.loads(out.read(length))
+            if "method" in message:
+                self.notifications.append(message)
+            else:
+                self.replies.put(message)
+
+    def send(self, raw: bytes) -> None:
+        self.process.stdin.write(raw)
+        self.process.stdin.flush()
+
+    def send_json(self, message: dict) -> None:
+        self.send(frame(json.dumps(message).encode()))
+
+    def request(self, method: str, params=None) -> dict:
+        """Send a request and wait for its answer (which must be the next one)."""
+        self.last_id += 1
+        self.send_json({"jsonrpc": "2.0", "id": self.last_id, "method": method,
+                        **({} if params is None else {"params": params})})
+        answer = self.reply()
+        assert answer.get("id") == self.last_id, answer
+        return answer
+
+    def reply(self) -> dict:
+        return self.replies.get(timeout=TIMEOUT)
+
+    def shown(self) -> list[dict]:
+        return [m for m in self.notifications if m["method"] == types.WINDOW_SHOW_MESSAGE]
+
+    def end_input(self) -> tuple[int, str]:
+        """Close the server's stdin; its exit code and what it wrote on stderr."""
+        self.process.stdin.close()
+        code = self.process.wait(timeout=TIMEOUT)
+        return code, self.process.stderr.read().decode("utf-8", "replace")
+
+
+def frame(body: bytes, length: int | None = None) -> bytes:
+    """A message as LSP frames it: a Content-Length header (the body's, unless told), a blank line, the body."""
+    return b"Content-Length: %d\r\n\r\n" % (len(body) if length is None else length) + body

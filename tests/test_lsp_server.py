@@ -6,17 +6,20 @@ as the checker's spans."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
-from lsp_support import Editor, position_of
+from lsp_support import Editor, RawServer, frame, position_of
 from record_lsp_exchange import record
 from lsprotocol import types
 
+from meeple.authoring.transport import MAX_MESSAGE_BYTES, FrameReader, Refusal
 from meeple.dsl.load import check_ruleset, read_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -374,3 +377,135 @@ def test_the_recorded_exchange(tmp_path):
     [published] = [e["message"] for e in entries if e["method"] == "textDocument/publishDiagnostics"]
     assert [d["code"] for d in published["diagnostics"]] == ["N301"]
     assert entries[-1]["message"][0]["edit"]["changes"]
+
+
+# -- whatever arrives on stdin ----------------------------------------------------------
+
+NOWHERE = {"textDocument": {"uri": "file:///nonexistent/game.yaml"}, "position": {"line": 0, "character": 0}}
+HOVER = json.dumps({"jsonrpc": "2.0", "id": "lost", "method": "textDocument/hover", "params": NOWHERE}).encode()
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+
+
+@pytest.fixture(scope="module")
+def raw():
+    server = RawServer()
+    assert "capabilities" in server.request("initialize", {"capabilities": {}})["result"]
+    server.send_json({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    yield server
+    server.end_input()
+
+
+def assert_still_serving(raw: RawServer) -> None:
+    """A well-formed request is answered, and nothing was shown to the user on the way."""
+    answer = raw.request("textDocument/hover", NOWHERE)
+    assert "result" in answer and "error" not in answer
+    assert raw.shown() == []
+
+
+@pytest.mark.parametrize("message,code", [
+    pytest.param({"method": "textDocument/hover", "params": {"textDocument": 5, "position": "x"}}, INVALID_PARAMS,
+                 id="malformed-params"),
+    pytest.param({"method": "textDocument/hover"}, INVALID_PARAMS, id="no-params"),
+    pytest.param({"method": "meeple/no-such-method"}, METHOD_NOT_FOUND, id="unknown-method"),
+    pytest.param({"method": "textDocument/formatting", "params": {}}, METHOD_NOT_FOUND, id="method-not-offered"),
+    pytest.param({"method": "$/meeple/ping"}, METHOD_NOT_FOUND, id="unknown-dollar-method"),
+    pytest.param({"jsonrpc": "1.0", "method": "textDocument/hover", "params": NOWHERE}, INVALID_REQUEST,
+                 id="jsonrpc-1.0"),
+    pytest.param({"method": 7}, INVALID_REQUEST, id="method-a-number"),
+    pytest.param({}, INVALID_REQUEST, id="neither-request-nor-response"),
+])
+def test_a_request_that_cannot_be_taken_is_answered_with_its_id(raw, message, code):
+    raw.send_json({"jsonrpc": "2.0", "id": "kept", **message})
+    answer = raw.reply()
+    assert (answer["id"], answer["error"]["code"]) == ("kept", code)
+    assert_still_serving(raw)
+
+
+def test_unknown_notifications_are_ignored_silently(raw):
+    before = len(raw.notifications)
+    raw.send_json({"jsonrpc": "2.0", "method": "$/meeple/ping"})
+    raw.send_json({"jsonrpc": "2.0", "method": "meeple/poke", "params": {"x": 1}})
+    assert_still_serving(raw)  # its answer is the next one: the notifications got none
+    assert raw.notifications[before:] == []
+
+
+def test_a_notification_with_malformed_params_is_logged_not_answered(raw):
+    before = len(raw.notifications)
+    raw.send_json({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": 5}})
+    assert_still_serving(raw)
+    assert [m["params"]["type"] for m in raw.notifications[before:]] == [types.MessageType.Warning.value]
+
+
+def test_a_notification_that_fails_inside_pygls_is_logged_not_shown(raw):
+    """A change to a file the editor never opened: pygls' own handler fails on it."""
+    before = len(raw.notifications)
+    raw.send_json({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": "file:///never/opened.yaml", "version": 2}, "contentChanges": [{"text": "x"}]}})
+    assert_still_serving(raw)
+    assert [m["params"]["type"] for m in raw.notifications[before:]] == [types.MessageType.Error.value]
+
+
+@pytest.mark.parametrize("sent,refusals", [
+    pytest.param(b"Content-Length: 2000000000\r\n\r\n" + HOVER, [INVALID_REQUEST], id="too-large"),
+    pytest.param(b"Content-Length: " + b"9" * 900 + b"\r\n\r\n" + HOVER, [INVALID_REQUEST], id="too-large-900-digits"),
+    pytest.param(b"Content-Length: ten\r\n\r\n" + HOVER, [INVALID_REQUEST], id="length-not-a-number"),
+    pytest.param(b"Content-Length: -5\r\n\r\n" + HOVER, [INVALID_REQUEST], id="length-negative"),
+    pytest.param(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" + HOVER, [INVALID_REQUEST],
+                 id="length-missing"),
+    pytest.param(HOVER, [INVALID_REQUEST], id="no-header"),
+    pytest.param(b"\xff\xfe\x00garbage\r\n\r\n" + HOVER, [INVALID_REQUEST], id="binary-header"),
+    pytest.param(b"X-Padding: " + b"x" * 5000 + b"\r\n\r\n", [INVALID_REQUEST], id="header-line-too-long"),
+    pytest.param(frame(HOVER, length=20), [PARSE_ERROR, INVALID_REQUEST], id="length-too-short"),
+    pytest.param(frame(b""), [PARSE_ERROR], id="empty-body"),
+    pytest.param(frame(b"hello"), [PARSE_ERROR], id="not-json"),
+    pytest.param(frame(HOVER.replace(b"hover", b"hover\xff")), [PARSE_ERROR], id="not-utf8"),
+    pytest.param(frame(b"[" * 100_000), [PARSE_ERROR], id="nested-100000"),
+    pytest.param(frame(HOVER.replace(b'"line": 0', b'"line": ' + b"[" * 150 + b"]" * 150)), [PARSE_ERROR],
+                 id="nested-150-valid"),
+    pytest.param(frame(b'{"jsonrpc": "2.0", "id": ' + b"9" * 5000 + b', "method": "x"}'), [PARSE_ERROR],
+                 id="integer-of-5000-digits"),
+    pytest.param(frame(b"[1, 2]"), [INVALID_REQUEST], id="batch"),
+    pytest.param(frame(b"42"), [INVALID_REQUEST], id="not-an-object"),
+    pytest.param(frame(b'{"method": "textDocument/hover"}'), [INVALID_REQUEST], id="no-jsonrpc"),
+    pytest.param(frame(b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "x"}'), [INVALID_REQUEST], id="id-an-object"),
+])
+def test_a_message_that_cannot_be_read_is_refused_and_the_next_one_answered(raw, sent, refusals):
+    raw.send(sent)
+    answers = [raw.reply() for _ in refusals]
+    assert [(a["id"], a["error"]["code"]) for a in answers] == [(None, code) for code in refusals]
+    assert_still_serving(raw)
+
+
+def test_the_refusal_of_a_too_large_message_names_the_limit(raw):
+    raw.send(b"Content-Length: 2000000000\r\n\r\n")
+    assert str(MAX_MESSAGE_BYTES) in raw.reply()["error"]["message"]
+    assert_still_serving(raw)
+
+
+def test_the_bytes_a_refused_header_announced_are_dropped_as_they_come():
+    """32 MiB follow a header announcing 2 GB; the reader keeps none of them and finds the next message."""
+    junk = b"x" * 65536
+    parts = iter([b"Content-Length: 2000000000\r\n\r\n", *[junk] * 512, frame(b'{"next": 1}')])
+
+    class Stream:
+        def read1(self, _size):
+            return next(parts, b"")
+
+    reader = FrameReader(Stream())
+    tracemalloc.start()
+    try:
+        first, second, end = reader.next_body(), reader.next_body(), reader.next_body()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert isinstance(first, Refusal) and first.code == INVALID_REQUEST
+    assert (second, end) == (b'{"next": 1}', None)
+    assert peak < 1024 * 1024
+
+
+def test_a_closed_stdin_ends_the_server_cleanly():
+    server = RawServer()
+    server.request("initialize", {"capabilities": {}})
+    server.send(b'Content-Length: 100\r\n\r\n{"jsonrpc"')  # the input ends in the middle of a message
+    code, stderr = server.end_input()
+    assert code == 0 and "Traceback" not in stderr
