@@ -214,10 +214,10 @@ def _control_character(text: str, name: str) -> YamlError | None:
 
 
 class FileTooLarge(OSError):
-    """A file past MAX_FILE_BYTES: `size` is what it holds (at least the limit + 1)."""
+    """A file past its limit: `size` is what it holds (at least the limit + 1)."""
 
-    def __init__(self, size: int):
-        super().__init__(f"the file holds more than {MAX_FILE_BYTES:,} bytes")
+    def __init__(self, size: int, limit: int = MAX_FILE_BYTES):
+        super().__init__(f"the file holds more than {limit:,} bytes")
         self.size = size
 
 
@@ -225,7 +225,7 @@ class NotAFile(OSError):
     """A path that names a device, a pipe or a socket, whose reading never ends or waits."""
 
 
-def read_file_bytes(path: str | Path) -> bytes:
+def read_file_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """A ruleset, scenario or save file's bytes, read at most up to the limit + 1 byte.
 
     Only a regular file is opened: /dev/zero would be read until memory runs out, a FIFO
@@ -241,11 +241,11 @@ def read_file_bytes(path: str | Path) -> bytes:
         if not stat.S_ISREG(opened.st_mode):
             raise NotAFile("it is not a regular file (a device, a pipe or a socket)")
         size = opened.st_size
-        if size > MAX_FILE_BYTES:  # said before reading it: its size is known
-            raise FileTooLarge(size)
-        data = f.read(MAX_FILE_BYTES + 1)  # a file that grew since, or whose size lies
-    if len(data) > MAX_FILE_BYTES:
-        raise FileTooLarge(max(size, len(data)))
+        if size > limit:  # said before reading it: its size is known
+            raise FileTooLarge(size, limit)
+        data = f.read(limit + 1)  # a file that grew since, or whose size lies
+    if len(data) > limit:
+        raise FileTooLarge(max(size, len(data)), limit)
     return data
 
 

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from meeple.dsl.source import FileTooLarge, read_file_bytes
+
 from .moves import IllegalMove
 from .save_check import Bad, is_int, read_state, show
 from .state import State
@@ -45,20 +47,35 @@ def _corrupt_save(path, bad: Bad) -> CorruptFile:
 
 
 # -- bounded JSON ----------------------------------------------------------------------
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_SIGNIFICANT = re.compile(r'["\\\[\]{}]')  # what can open or close a string, an array or an object
 
 
 def nesting(text: str) -> int:
     """How deeply arrays and objects nest in a JSON text (strings skipped), counted without
-    recursion so that a hostile depth cannot overflow the stack; stops past MAX_NESTING."""
+    recursion so that a hostile depth cannot overflow the stack; stops past MAX_NESTING.
+    One pass over the characters that matter (a pattern for whole strings went back over
+    an unclosed one from every quote in it: quadratic time on `"\"\"\"...`)."""
     depth = deepest = 0
-    for ch in _NOT_BRACKETS.sub("", _STRINGS.sub("", text)):
-        depth += 1 if ch in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_NESTING:
-                break
+    in_string, escaped_at = False, -1
+    for m in _SIGNIFICANT.finditer(text):
+        at, ch = m.start(), m.group()
+        if at == escaped_at:
+            continue
+        if in_string:
+            if ch == "\\":
+                escaped_at = at + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_NESTING:
+                    break
+        elif ch in "]}":
+            depth -= 1
     return deepest
 
 
@@ -75,13 +92,11 @@ def parse_json(text: str, path, kind: str, line: int | None = None):
 
 
 def read_text(path, kind: str) -> str:
-    p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise CorruptFile(path, f"{size} bytes, more than the {MAX_FILE_BYTES} a {kind} may have",
-                              None, "D001", kind)
-        return p.read_text(encoding="utf-8")
+        return read_file_bytes(path, MAX_FILE_BYTES).decode("utf-8")
+    except FileTooLarge as exc:
+        raise CorruptFile(path, f"{exc.size} bytes, more than the {MAX_FILE_BYTES} a {kind} may have",
+                          None, "D001", kind) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CorruptFile(path, f"cannot be read ({exc})", None, "D001", kind) from None
 

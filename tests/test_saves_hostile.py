@@ -161,9 +161,25 @@ def test_the_real_save_loads_verified_and_equal(high_card, tmp_path):
     ('{"format": "meeple-state", "version": 2, "state": {"rng": ' + "9" * 5000 + "}}", "D002"),
     ("", "D002"),
     (b"\xff\xfe{}", "D001"),
-], ids=["100k-deep", "5000-digit number", "empty", "not UTF-8"])
+    ('"' + '\\"' * 100_000, "D002"),
+    ('{"x": "' + "[{" * 50_000 + '", "y": ' + "[" * 300 + "]" * 300 + "}", "D002"),
+], ids=["100k-deep", "5000-digit number", "empty", "not UTF-8", "an unclosed text of escaped quotes",
+        "brackets in a text, then too deep"])
 def test_an_unreadable_save_is_refused(high_card, tmp_path, content, code):
     assert refused(high_card[0], tmp_path, content).code == code
+
+
+@pytest.mark.parametrize("text, depth", [
+    ('[1, [2, {"a": "[[["}], "\\"]"]', 3), ('{"x": "\\\\"}', 1), ('["a\\\\", [["b"]]]', 3), ('"[[" [', 1),
+    ("[]" * 5, 1), ("", 0)])
+def test_nesting_skips_brackets_inside_texts(text, depth):
+    assert saves.nesting(text) == depth
+
+
+def test_a_device_is_not_a_save(high_card):
+    with pytest.raises(CorruptFile) as refused_:
+        read_save(high_card[0], "/dev/zero")
+    assert refused_.value.code == "D001"
 
 
 def test_a_save_over_the_size_limit_is_refused_before_reading(high_card, tmp_path, monkeypatch):
