@@ -34,8 +34,9 @@ def page(title: str, body: Markup, lang: str, path: str, query: dict | None = No
 
 def error_page(status: int, message: str, lang: str, details: str = "", code: str = "") -> str:
     """A refusal as a page: its reason, and its code where a program can find it."""
-    body = Markup(tag("h1", word(lang, "not found" if status == 404 else "bad request"))
+    heading = {404: "not found", 403: "refused"}.get(status, "bad request")
+    body = Markup(tag("h1", word(lang, heading))
                   + tag("p", message, class_="error", data_code=code or None)
                   + (tag("pre", details, class_="diagnostics") if details else "")
                   + tag("p", tag("a", word(lang, "back to the lobby"), href=f"/?lang={lang}")))
-    return page(word(lang, "bad request"), body, lang, "/")
+    return page(word(lang, heading), body, lang, "/")

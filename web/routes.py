@@ -119,8 +119,7 @@ class Server:
         if request.method == "POST":
             source, typed = (await read_form(request)).get("folder", ""), True
         elif "folder" in request.query_params:
-            raise Refused(403, "W403", "a ruleset path is read only from the lobby's form (a POST), never from an "
-                          "address")
+            raise self.sources.path_refused()
         else:
             source, typed = request.query_params.get("ruleset", ""), False
         source, rules = await run_in_threadpool(self.sources.rules, source, typed)

@@ -61,12 +61,8 @@ class Sources:
         if "/" not in source and "\\" not in source:
             raise Refused(404, "W404", "no ruleset '{name}'; the shipped ones are {names}", name=source,
                           names=", ".join(list_rulesets()))
-        if not self.allow_paths:
-            raise Refused(403, "W403", "this server reads only the rulesets in its lobby; start it with --rules "
-                          "FOLDER to add one")
-        if not typed:
-            raise Refused(403, "W403", "a ruleset path is read only from the lobby's form (a POST), never from "
-                          "an address")
+        if not (self.allow_paths and typed):
+            raise self.path_refused()
         try:
             path = Path(source).expanduser().resolve(strict=True)
         except (OSError, RuntimeError):  # missing, unreadable, a loop of links
@@ -82,6 +78,15 @@ class Sources:
                 raise Refused(400, "W400", "the ruleset at that path has {n} error(s); run `meeple validate` on "
                               "it to see them", n=exc.values["n"]) from None
             raise Refused(404, "W404", "nothing at that path can be read as a ruleset") from None
+
+    def path_refused(self) -> Refused:
+        """Why a path named in a request is not read: the server reads none (the usual
+        case), or only one typed into the lobby's form (a POST) with --allow-paths."""
+        if not self.allow_paths:
+            return Refused(403, "W403", "this server reads only the rulesets in its lobby; start it with --rules "
+                           "FOLDER to add one")
+        return Refused(403, "W403", "a ruleset path is read only from the lobby's form (a POST), never from an "
+                       "address")
 
     def again(self, source: str):
         """The rules of an open table, read again because its files changed.  The table's

@@ -34,6 +34,7 @@ WORDS = {
         "player {seat} is not the one to take the seat now": "most nem a(z) {seat}. játékos veszi át a helyet",
         "no table has this link": "ehhez a linkhez nem tartozik asztal",
         "not found": "nem található",
+        "refused": "elutasítva",
         "language": "nyelv",
         "new table": "új asztal",
         "choose a game": "válassz játékot",
