@@ -160,6 +160,21 @@ def test_warnings_are_published_as_warnings_and_setup_is_checked_as_validate_doe
     assert as_validate_prints(editor, folder) == validate_output(folder)
 
 
+@pytest.mark.parametrize("name, line", [("r22_param_name_code.yaml", 11), ("r23_action_name_code.yaml", 4),
+                                        ("r24_let_name_code.yaml", 8), ("r25_for_name_code.yaml", 8),
+                                        ("r26_phase_name_code.yaml", 6), ("r28_name_bare_newline.yaml", 4)])
+def test_a_name_holding_code_is_published_at_its_place_and_nothing_runs(editor, tmp_path, monkeypatch, name, line):
+    """The reproducers of issue 40 as an editor opens them: N310 where the name is written,
+    and the code in the name (which would create INJECTED) never runs."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "game"
+    folder.mkdir()
+    shutil.copy(ROOT / "tests" / "hostile" / name, folder / "game.yaml")
+    diagnostics = editor.open(folder / "game.yaml")
+    assert ("N310", line - 1) in {(d.code, d.range.start.line) for d in diagnostics}
+    assert not (tmp_path / "INJECTED").exists()
+
+
 def test_completion_in_an_expression_offers_the_rulesets_names(editor, tmp_path):
     folder = copy_ruleset(ZAVANDOR, tmp_path)
     actions = folder / "actions.yaml"
