@@ -50,9 +50,9 @@ def _corrupt_save(path, bad: Bad) -> CorruptFile:
 _SIGNIFICANT = re.compile(r'["\\\[\]{}]')  # what can open or close a string, an array or an object
 
 
-def nesting(text: str) -> int:
+def nesting(text: str, limit: int = MAX_NESTING) -> int:
     """How deeply arrays and objects nest in a JSON text (strings skipped), counted without
-    recursion so that a hostile depth cannot overflow the stack; stops past MAX_NESTING.
+    recursion so that a hostile depth cannot overflow the stack; stops past `limit`.
     One pass over the characters that matter (a pattern for whole strings went back over
     an unclosed one from every quote in it: quadratic time on `"\"\"\"...`)."""
     depth = deepest = 0
@@ -72,7 +72,7 @@ def nesting(text: str) -> int:
             depth += 1
             if depth > deepest:
                 deepest = depth
-                if deepest > MAX_NESTING:
+                if deepest > limit:
                     break
         elif ch in "]}":
             depth -= 1

@@ -289,6 +289,17 @@ def _planted(rs, where: str, text: str) -> None:
                 node.args["actions"] = [(text, span) for _, span in node.args["actions"]]
 
 
+def _planted_ruleset(tmp_path, monkeypatch, where: str):
+    """The game built from its YAML in `tmp_path` (where the planted code would leave its
+    file), then given PLANTED[where] by hand."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "game.yaml"
+    path.write_text(ruleset_text(NAMES, TEXTS), encoding="utf-8")
+    rs = load_ruleset(path)
+    _planted(rs, where, PLANTED[where])
+    return rs
+
+
 def _flow_nodes(nodes):
     for node in nodes:
         yield node
@@ -301,11 +312,7 @@ def test_the_generator_refuses_a_name_the_loader_did_not_check(where, tmp_path, 
     """Behind the loader's N310 stands safe_source: a name that reached the generator
     unchecked stops it (UnsafeSource), or, where the generator writes no identifier of it
     (a phase), stays a literal; either way nothing of it runs."""
-    monkeypatch.chdir(tmp_path)
-    path = tmp_path / "game.yaml"
-    path.write_text(ruleset_text(NAMES, TEXTS), encoding="utf-8")
-    rs = load_ruleset(path)
-    _planted(rs, where, PLANTED[where])
+    rs = _planted_ruleset(tmp_path, monkeypatch, where)
     try:
         game = Game(rules_for(rs, "compiled"), 2)
         game.playout(game.new_state(1), rng=random.Random(2))
@@ -333,11 +340,7 @@ def test_each_wall_alone_keeps_a_planted_name_from_running(wall, where, tmp_path
         monkeypatch.setattr(safe_source, "check", ast.parse)
     if wall != WALLS[2]:
         monkeypatch.setattr(safe_source, "_SAFE_BUILTINS_DICT", vars(builtins))
-    monkeypatch.chdir(tmp_path)
-    path = tmp_path / "game.yaml"
-    path.write_text(ruleset_text(NAMES, TEXTS), encoding="utf-8")
-    rs = load_ruleset(path)
-    _planted(rs, where, PLANTED[where])
+    rs = _planted_ruleset(tmp_path, monkeypatch, where)
     try:
         game = Game(rules_for(rs, "compiled"), 2)
         game.playout(game.new_state(1), rng=random.Random(2))
@@ -354,11 +357,7 @@ def test_with_every_wall_down_the_planted_name_runs(tmp_path, monkeypatch):
     monkeypatch.setattr(safe_source, "is_name", lambda name: True)
     monkeypatch.setattr(safe_source, "check", ast.parse)
     monkeypatch.setattr(safe_source, "_SAFE_BUILTINS_DICT", vars(builtins))
-    monkeypatch.chdir(tmp_path)
-    path = tmp_path / "game.yaml"
-    path.write_text(ruleset_text(NAMES, TEXTS), encoding="utf-8")
-    rs = load_ruleset(path)
-    _planted(rs, "parameter", PLANTED["parameter"])
+    rs = _planted_ruleset(tmp_path, monkeypatch, "parameter")
     game = Game(rules_for(rs, "compiled"), 2)
     game.playout(game.new_state(1), rng=random.Random(2))
     assert (tmp_path / SENTINEL).exists()

@@ -6,10 +6,11 @@ overflow its stack).  Each refusal is a `Refused` with its status; none is a tra
 from __future__ import annotations
 
 import json
-import re
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
+
+from meeple.interpreter.saves import nesting
 
 from .tables import Refused
 
@@ -19,7 +20,6 @@ JSON_DEPTH = 32  # a move is one level; an option's value a list of lists at mos
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 JSON_TYPE = "application/json"
-_MARKS = re.compile(r'[\\"\[\]{}]')
 
 
 async def read_body(request: Request) -> bytes:
@@ -58,35 +58,9 @@ async def read_json(request: Request) -> dict:
 def json_value(text: str):
     """`text` parsed as JSON, refused with 400 when nested deeper than JSON_DEPTH; a
     ValueError when it is not JSON."""
-    if nesting(text) > JSON_DEPTH:
+    if nesting(text, JSON_DEPTH) > JSON_DEPTH:  # counted in one pass: a hostile text costs its length
         raise Refused(400, "W400", "a value may be nested at most {n} levels deep", n=JSON_DEPTH)
     return json.loads(text)
-
-
-def nesting(text: str) -> int:
-    """How deep JSON's brackets nest in `text` (those inside strings aside), counted up to
-    one past JSON_DEPTH: a scan in one pass, so a hostile text costs what its length does."""
-    depth = deepest = 0
-    in_string, escaped_at = False, -1
-    for mark in _MARKS.finditer(text):
-        at, char = mark.start(), mark.group()
-        if at == escaped_at:
-            continue
-        if in_string:
-            if char == "\\":
-                escaped_at = at + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > JSON_DEPTH:
-                break
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def _expect(request: Request, kind: str) -> None:
