@@ -23,6 +23,7 @@ text is what `meeple compile` writes.
 """
 from __future__ import annotations
 
+import copy
 import linecache
 
 from meeple.dsl import expr_ast as A
@@ -184,21 +185,16 @@ class GeneratedModule:
     def _recharge(self, ctx, i, bindings=None):
         """What the reference charges to evaluate part `i` again now, when what its first
         evaluation made is kept (pure definitions' values, a board's lines): what a kept
-        value of it is charged at each later use.  None when that cannot be told."""
-        fn = self._reference_fn(i)
-        cost, saved = ctx.cost, dict(ctx.bindings)
-        ctx.cost = 0
+        value of it is charged at each later use.  Worked out on a copy of the context,
+        so that nothing of this evaluation shows in `ctx`; None when it cannot be told."""
+        again = copy.copy(ctx)
+        again.cost = again.call_depth = 0
+        again.bindings = {**ctx.bindings, **bindings} if bindings else dict(ctx.bindings)
         try:
-            if bindings:
-                ctx.bindings.update(bindings)
-            fn(ctx)
-            return ctx.cost
+            self._reference_fn(i)(again)
         except Exception:  # noqa: BLE001 - not kept then: the next use works it out again
-            return COST_LIMIT + 1 if ctx.cost > COST_LIMIT else None
-        finally:
-            ctx.cost = cost
-            ctx.bindings.clear()
-            ctx.bindings.update(saved)
+            return COST_LIMIT + 1 if again.cost > COST_LIMIT else None
+        return again.cost
 
     def _reference_action(self, ctx, name, player, out):
         from ..moves import enumerate_action
