@@ -285,7 +285,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
-        self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
+        self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         text = padded("\n".join(self.lines), "FUSED")
         return self.module.add(text, "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -597,7 +597,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if index is None:
             if assign.op != "=" or vt != f"list:{elem}":
                 raise Unsupported(f"a {vt} written into '{name}'")
-            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()", "_fz_walk(ctx, _v)",
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)
         if kt != "int" or assign.op != "=" or vt != elem:
@@ -683,7 +683,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         local = f"c{self.temps}_{var}"
         inner = {**env, var: (local, st[5:])}
         tests = " and ".join(f"({self.truth_in(c, inner, 1)})" for c in conds) or "True"
-        return [f"for {local} in {seq_text}:", f"    if {tests}:", f"        {into} = {local}", "        break",
+        pre, walked = self.walk_lines(seq_text)
+        return [*pre, f"for {local} in {walked}:", f"    if {tests}:", f"        {into} = {local}", "        break",
                 "else:", "    raise _KernelStop()"], st[5:]
 
     @staticmethod
@@ -808,7 +809,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             names = [f"c{self.temps}_{n}" for n in clause.names]
             inner_env = {**env, **{n: (x, pt) for n, x, pt in zip(clause.names, names, pairs[2])}}
             body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
-            return [f"for {', '.join(names)} in {pairs[0]}:", *("    " + x for x in body)] + \
+            pre, walked = self.walk_lines(pairs[0])
+            return [*pre, f"for {', '.join(names)} in {walked}:", *("    " + x for x in body)] + \
                 ([f"if {decided}:", "    break"] if nested else [])
         seq, t = self.expr(clause.iter, env, depth + 1)
         if not t.startswith("list:"):
@@ -826,7 +828,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.note_length(local, clause.iter)
         inner_env = {**env, clause.names[0]: (local, t[5:])}
         body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
-        return [f"for {local} in {seq}:", *("    " + x for x in body)] + \
+        pre, walked = self.walk_lines(seq)
+        return [*pre, f"for {local} in {walked}:", *("    " + x for x in body)] + \
             ([f"if {decided}:", "    break"] if nested else [])
 
     # -- expressions ----------------------------------------------------------------------------
@@ -961,20 +964,22 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 return f"({l} {op} {r})", "int"
             return self.checked(f"{l} {op} {r}"), "int"
         if op == "+" and lt.startswith("list:") and (_unified(lt, rt) or "").startswith("list:"):
-            return f"[*{l}, *{r}]", _unified(lt, rt)
+            return f"[*{self.walked(l)}, *{self.walked(r)}]", _unified(lt, rt)
         if op == "+" and lt == rt == "str":  # within the language's longest string
             if self.in_iterable:
-                return f"_short({l} + {r})", "str"
+                return self.walked(f"_short({l} + {r})"), "str"
             self.temps += 1
             t = f"_t{self.temps}"
-            return f"({t} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
+            return f"({self.walked(t)} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
         if op in ("==", "!=") and lt == rt and lt in _SCALARS + ("item",):  # items: Python's equality is the language's
             return f"({l} {op} {r})", "bool"
         if op in ("==", "!=") and {lt, rt} <= {"str", "str?"}:  # a missing text (none) equals no text
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
             return f"({l} {op} {r})", "bool"
-        if op in ("in", "not in") and (rt == f"list:{lt}" or (lt == "str" and rt.startswith("dict:"))):
+        if op in ("in", "not in") and rt == f"list:{lt}":
+            return f"({l} {op} {self.walked(r)})", "bool"
+        if op in ("in", "not in") and lt == "str" and rt.startswith("dict:"):
             return f"({l} {op} {r})", "bool"
         raise Unsupported(f"'{op}' on {lt} and {rt}")
 
@@ -1010,19 +1015,20 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if f == "with_key" and len(args) == 3:
             (m, mt), (k, kt), (v, vt) = e(args[0]), e(args[1]), e(args[2])
             if mt == f"dict:{vt}" and kt == "str":
-                return f"_fz_sized({{**{m}, {k}: {v}}})", mt
+                return f"_fz_sized({{**{self.walked(m)}, {k}: {v}}})", mt
         if f == "count_of" and len(args) == 2:
             (xs, xt), (v, vt) = e(args[0]), e(args[1])
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # one type: Python's equality is the language's
-                return f"{xs}.count({v})", "int"
+                return f"{self.walked(xs)}.count({v})", "int"
         if f == "unique" and len(args) == 1:
             x, t = e(args[0])
             if t in ("list:int", "list:str", "list:bool", "list:item"):  # one type: Python's equality is the language's
-                return f"tuple(dict.fromkeys({x}))", t
+                return f"tuple(dict.fromkeys({self.walked(x)}))", t
         if f in ("keys", "values") and len(args) == 1:
             x, t = e(args[0])
             if t.startswith("dict:"):  # in the map's order, as the library lists them
-                return (f"tuple({x})", "list:str") if f == "keys" else (f"tuple({x}.values())", "list:" + t[5:])
+                return (f"tuple({self.walked(x)})", "list:str") if f == "keys" else \
+                    (f"tuple({self.walked(x)}.values())", "list:" + t[5:])
         if f == "get" and len(args) == 3:
             (m, mt), (k, kt), (d, dt) = e(args[0]), e(args[1]), e(args[2])
             if mt.startswith("dict:") and kt == "str" and dt == mt[5:]:
@@ -1033,7 +1039,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 return self.checked(summed), "int"
             x, t = e(args[0])
             if t == "list:int":
-                return self.checked(f"sum({x})"), "int"
+                return self.checked(f"sum({self.walked(x)})"), "int"
         if f == "range" and 1 <= len(args) <= 2:
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1058,13 +1064,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             parts = [e(a) for a in args]
             t = _unified(*(t for _, t in parts))
             if t is not None and t.startswith("list:"):
-                return "[" + ", ".join(f"*{x}" for x, _ in parts) + "]", t
+                return "[" + ", ".join(f"*{self.walked(x)}" for x, _ in parts) + "]", t
         if f == "index_of" and len(args) == 2:
             (xs, xt), (v, vt) = e(args[0]), e(args[1])
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # the language's equality, for one type
                 self.temps += 1
                 i, x = f"_i{self.temps}", f"_x{self.temps}"
-                return f"next(({i} for {i}, {x} in enumerate({xs}) if {x} == {v}), -1)", "int"
+                return f"next(({i} for {i}, {x} in enumerate({self.walked(xs)}) if {x} == {v}), -1)", "int"
         if f == "str" and len(args) == 1:
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
@@ -1092,7 +1098,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             else:
                 x, t = e(args[0])
                 if t == "list:int":
-                    return f"{f}({x})", "int"
+                    return f"{f}({self.walked(x)})", "int"
         if f in ("max_by", "min_by") and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
@@ -1100,7 +1106,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local = f"l{self.temps}_{args[1].param}"
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "int":  # the first of the largest (smallest), as the library picks
-                    return f"{f[:3]}({seq}, key=lambda {local}: {body})", st[5:]
+                    return f"{f[:3]}({self.walked(seq)}, key=lambda {local}: {body})", st[5:]
         if f == "count_if" and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
@@ -1108,7 +1114,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local = f"l{self.temps}_{args[1].param}"
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "bool":
-                    return f"sum(1 for {local} in {seq} if {body})", "int"
+                    return f"sum(1 for {local} in {self.walked(seq)} if {body})", "int"
         if f == "top" and len(args) == 1:
             f = "first"
         if f in ("first", "last") and len(args) == 1:
@@ -1122,7 +1128,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local, hit = f"c{self.temps}_{var}", f"_f{self.temps}"
                 inner = {**env, var: (local, st[5:])}
                 tests = " and ".join(f"({self.truth_in(c, inner, depth)})" for c in conds) or "True"
-                return (f"({hit} if ({hit} := next(({local} for {local} in {seq_text} if {tests}), _MISSING)) "
+                return (f"({hit} if ({hit} := next(({local} for {local} in {self.walked(seq_text)} if {tests}), _MISSING)) "
                         f"is not _MISSING else _stop())"), st[5:]
             x, t = e(args[0])
             if t.startswith("list:"):
@@ -1548,7 +1554,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     local = f"c{self.temps}_{clause.names[0]}"
                     self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
-                    clauses.append(f"for {local} in {seq}")
+                    clauses.append(f"for {local} in {self.walked(seq)}")
                     continue
                 types = pairs[2] if pairs else [t[10:]] * len(clause.names) if t.startswith("list:list:") else None
                 if types is None:
@@ -1556,10 +1562,25 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 # a list of the wrong length: Python raises, the loop reports the language's error
                 names = [f"c{self.temps}_{n}" for n in clause.names]
                 inner.update((n, (x, et)) for n, x, et in zip(clause.names, names, types))
-                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {seq}")
+                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {self.walked(seq)}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
+
+    @staticmethod
+    def walked(text: str) -> str:
+        """`text`, a list an expression walks, charged for its length (_walked)."""
+        return f"_fz_walk(ctx, {text})"
+
+    def walk_lines(self, text: str) -> tuple[list[str], str]:
+        """(lines, the loop's list) for a `for` statement over `text`, the lines charging
+        its length to the tier's budget first (as _walked charges it): a name, a place or a
+        part the listing keeps is read again by the loop, anything else is held in a local."""
+        if not _READ_AGAIN.match(text):
+            self.temps += 1
+            held = f"_w{self.temps}"
+            return [f"{held} = {text}", *self.walk_lines(held)[0]], held
+        return [f"_cost += len({text})", f"if _cost > {COST_LIMIT // 4}:", "    raise _KernelStop()"], text
 
     def map_pairs(self, clause, env, depth):
         """`for k, v in items(m)` over a map: (its pairs' source, a list type, the names' types)."""
@@ -1811,6 +1832,10 @@ def _within_limit(bounds) -> bool:
 
 
 _MISSING = object()  # `next`'s default: no element passed
+# A loop's list that costs nothing to write twice: a name, a place in one (`v_hand[p]`), a
+# map's pairs, or a part a listing keeps (fused_decisions._Kept), worked out once.
+_READ_AGAIN = re.compile(r"^(\((_h\d+) if \2 is not None else \(\2 := .*\)\)|"
+                         r"[A-Za-z_]\w*(\[\w+\]|\.\w+)*(\.items\(\))?)$")
 
 
 def _without_unread_budgets(bodies: dict) -> dict:
@@ -1866,6 +1891,19 @@ def _bounded_range(ctx, a: int, b: int | None = None):
         if ctx.cost > COST_LIMIT // 4:  # the reference charges a few steps per element: stop well before
             raise KernelStop()
     return range(lo, hi)
+
+
+def _walked(ctx, seq):
+    """A list (or text, or map) walked by a loop, a comprehension or a library function,
+    charged its length as the reference charges such a walk.  The tier charges its walks
+    and ranges, not every step the reference charges (a definition's call, a nested
+    comparison), so it stops at a quarter of the limit: with every walk charged, the work
+    of a move stays within a few times the limit, and a move whose walks pass it goes to
+    the loop, which reports what the reference reports."""
+    ctx.cost += len(seq)
+    if ctx.cost > COST_LIMIT // 4:
+        raise KernelStop()
+    return seq
 
 
 def _short(s: str) -> str:

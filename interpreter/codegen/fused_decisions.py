@@ -158,7 +158,9 @@ class Decisions:
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
             self.param_types[(decl.name, name)] = elem
-            lines.append(f"{indent}for a_{name} in {text}:")
+            pre, walked = self.walk_lines(text)
+            lines += [indent + x for x in pre]
+            lines.append(f"{indent}for a_{name} in {walked}:")
             indent += "    "
             kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
             if filtered is not None:
@@ -217,7 +219,8 @@ class Decisions:
         self.temps += 1
         built, local = f"_dl{self.temps}", f"c{self.temps}_{var}"
         inner, indent = {**scope, var: (local, st[5:])}, "    "
-        lines += [f"{built} = []", f"for {local} in {seq_text}:"]
+        pre, walked = self.walk_lines(seq_text)
+        lines += [f"{built} = []", *pre, f"for {local} in {walked}:"]
         for cond in conds:
             before, test = self.tested(cond, inner)
             lines += [indent + x for x in before] + [f"{indent}if {test}:"]
