@@ -296,3 +296,55 @@ def test_a_spent_budget_is_handed_back_once(costly):
     before = module.deopts
     assert _stopped(rules["compiled"], CASE_NUMBERS["a definition calling itself twice per level"])[0] == "R702"
     assert module.deopts - before == 1
+
+
+# -- the fused tier's random playouts stop before the work the reference refuses ------------------
+
+# (case, effects of the one action): each walks lists inside loops, far past the lowered limit.
+PLAYOUT_CASES = {
+    "a comprehension over two lists": ["n = len([1 for a in xs for b in xs if a < 0])"],
+    "membership in a count_if": ["n = count_if(xs, a => a in xs)"],
+    "index_of in a comprehension": ["n = sum([index_of(xs, a) for a in xs])"],
+    "count_of in a max_by key": ["n = max_by(xs, a => count_of(xs, a))"],
+    "texts joined in a comprehension": ["n = len([t + t for a in xs])"],
+    "effect loops inside effect loops": [{"for": "a", "in": "xs", "do": [{"for": "b", "in": "xs", "do": ["n = 0"]}]}],
+    "an any over two lists": [{"if": "any(b < 0 for a in xs for b in xs)", "then": ["n = 1"]}],
+}
+
+
+def _walking_ruleset() -> str:
+    """A ruleset inside the fused tier whose one action, under option `case`, walks lists in loops."""
+    effects = [{"if": f"options.case == {n}", "then": body} for n, body in enumerate(PLAYOUT_CASES.values(), 1)]
+    doc = {
+        "game": {"name": "walking", "players": 2, "options": {"case": {"default": 0}}},
+        "variables": {"xs": {"type": "list[int]", "initial": "range(100)"}, "n": {"type": "int", "initial": 0},
+                      "t": {"type": "str", "initial": "str(range(300))"}},
+        "flow": [{"loop": [{"turns": "players()", "do": [{"choose": ["go"]}]}]}],
+        "actions": {"go": {"effects": effects}},
+        "end": [{"when": "n > 5"}],
+    }
+    return yaml.safe_dump(doc, sort_keys=False, width=1000)
+
+
+def _playout_stops(rules, case: int):
+    """(code, line, col) where a random playout of the game with option `case` stops, and
+    how often the generated playout handed the playout to the move-by-move loop."""
+    game = Game(rules, 2, {"case": case})
+    state = game.new_state(seed=1)
+    try:
+        game.playout(state, rng=random.Random(1), max_moves=4)
+    except RuleError as exc:
+        return (exc.code, exc.span.line, exc.span.col), getattr(game, "kernel_fallbacks", 0)
+    return None, getattr(game, "kernel_fallbacks", 0)
+
+
+def test_a_fused_playout_stops_where_the_reference_stops(tmp_path, lowered_limit):
+    path = tmp_path / "game.yaml"
+    path.write_text(_walking_ruleset())
+    compiled, reference = load_rules(path, "compiled"), load_rules(path, "reference")
+    assert compiled.playout_tier() == "fused"
+    for case, name in enumerate(PLAYOUT_CASES, 1):
+        stopped, _ = _playout_stops(reference, case)
+        assert stopped is not None and stopped[0] == "R702", (name, stopped)
+        assert _playout_stops(compiled, case) == (stopped, 1), name  # the fused tier gave up, the loop reported
+    assert _playout_stops(compiled, 0) == (None, 0)

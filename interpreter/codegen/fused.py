@@ -29,7 +29,7 @@ import random
 import re
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import MAX_LIST, MAX_STR, board_adjacency, hop_walk
+from meeple.dsl.functions import MAX_LIST, MAX_STR, SCAN_FREE, board_adjacency, hop_walk
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
@@ -125,6 +125,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.witnesses: list[str] = []  # the last failing element of each watched `all`
         self.param_types: dict[tuple, str] = {}  # (action, parameter) -> its values' type
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
+        self.charged: set[str] = set()  # listing loop variables holding lists, charged as they are bound
         self.temps = 0
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
@@ -597,7 +598,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if index is None:
             if assign.op != "=" or vt != f"list:{elem}":
                 raise Unsupported(f"a {vt} written into '{name}'")
-            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()", "_fz_walk(ctx, _v)",
+            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+                    *self.walk_lines("_v")[0],
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)
         if kt != "int" or assign.op != "=" or vt != elem:
@@ -1070,7 +1072,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # the language's equality, for one type
                 self.temps += 1
                 i, x = f"_i{self.temps}", f"_x{self.temps}"
-                return f"next(({i} for {i}, {x} in enumerate({self.walked(xs)}) if {x} == {v}), -1)", "int"
+                return f"next(({i} for {i}, {x} in enumerate({self.walked(xs, True)}) if {x} == {v}), -1)", "int"
         if f == "str" and len(args) == 1:
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
@@ -1104,7 +1106,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if st.startswith("list:"):
                 self.temps += 1
                 local = f"l{self.temps}_{args[1].param}"
-                body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                self.in_iterable += 1  # a lambda's body: no `:=` there either
+                try:
+                    body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                finally:
+                    self.in_iterable -= 1
                 if bt == "int":  # the first of the largest (smallest), as the library picks
                     return f"{f[:3]}({self.walked(seq)}, key=lambda {local}: {body})", st[5:]
         if f == "count_if" and len(args) == 2 and isinstance(args[1], A.Lambda):
@@ -1114,7 +1120,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local = f"l{self.temps}_{args[1].param}"
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "bool":
-                    return f"sum(1 for {local} in {self.walked(seq)} if {body})", "int"
+                    return f"sum(1 for {local} in {self.walked(seq, True)} if {body})", "int"
         if f == "top" and len(args) == 1:
             f = "first"
         if f in ("first", "last") and len(args) == 1:
@@ -1128,7 +1134,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local, hit = f"c{self.temps}_{var}", f"_f{self.temps}"
                 inner = {**env, var: (local, st[5:])}
                 tests = " and ".join(f"({self.truth_in(c, inner, depth)})" for c in conds) or "True"
-                return (f"({hit} if ({hit} := next(({local} for {local} in {self.walked(seq_text)} if {tests}), _MISSING)) "
+                return (f"({hit} if ({hit} := next(({local} for {local} in {self.walked(seq_text, True)} if {tests}), _MISSING)) "
                         f"is not _MISSING else _stop())"), st[5:]
             x, t = e(args[0])
             if t.startswith("list:"):
@@ -1554,7 +1560,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     local = f"c{self.temps}_{clause.names[0]}"
                     self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
-                    clauses.append(f"for {local} in {self.walked(seq)}")
+                    clauses.append(f"for {local} in {self.walked(seq, True)}")
                     continue
                 types = pairs[2] if pairs else [t[10:]] * len(clause.names) if t.startswith("list:list:") else None
                 if types is None:
@@ -1562,20 +1568,35 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 # a list of the wrong length: Python raises, the loop reports the language's error
                 names = [f"c{self.temps}_{n}" for n in clause.names]
                 inner.update((n, (x, et)) for n, x, et in zip(clause.names, names, types))
-                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {self.walked(seq)}")
+                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {self.walked(seq, True)}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
 
-    @staticmethod
-    def walked(text: str) -> str:
-        """`text`, a list an expression walks, charged for its length (_walked)."""
-        return f"_fz_walk(ctx, {text})"
+    def walked(self, text: str, iterable: bool = False) -> str:
+        """`text`, a list an expression walks, charged for its length to the tier's budget
+        in line (a library function's list), or by _walked where `:=` cannot be written (a
+        comprehension's `iterable`, a lambda); a range is charged already, and the players
+        or a written list are a few elements at most."""
+        if _CHARGED_OR_SHORT.match(text) or text == self.consts.get(("players", ())) or text.strip("()") in self.charged:
+            return text
+        if self.in_iterable or iterable:
+            return f"_fz_walk(ctx, {text})"
+        held = text
+        if not _READ_AGAIN.match(text) or text.startswith("("):
+            self.temps += 1
+            held = f"_w{self.temps}"
+            text = f"({held} := {text})"
+        # A function over a short list (within SCAN_FREE, as the reference's `in` is free)
+        # is not charged: its work is a few steps of the loop that led to it, which is.
+        return f"({held} if len({text}) <= {SCAN_FREE} else _fz_walk(ctx, {held}))"
 
     def walk_lines(self, text: str) -> tuple[list[str], str]:
         """(lines, the loop's list) for a `for` statement over `text`, the lines charging
         its length to the tier's budget first (as _walked charges it): a name, a place or a
         part the listing keeps is read again by the loop, anything else is held in a local."""
+        if self.walked(text) == text:
+            return [], text
         if not _READ_AGAIN.match(text):
             self.temps += 1
             held = f"_w{self.temps}"
@@ -1834,6 +1855,10 @@ def _within_limit(bounds) -> bool:
 _MISSING = object()  # `next`'s default: no element passed
 # A loop's list that costs nothing to write twice: a name, a place in one (`v_hand[p]`), a
 # map's pairs, or a part a listing keeps (fused_decisions._Kept), worked out once.
+# A list whose walk needs no charge: a range, charged for its length where it is made; a
+# list made here (`[...]`, `tuple(...)`: a comprehension, a join, `unique`, `keys`), no
+# longer than the charged walks that made it; or a list written out (a few constants).
+_CHARGED_OR_SHORT = re.compile(r"^(\(range\(|_range\(|\[|tuple\(|\((('[^'\\]*'|-?\d+|True|False)(, |,?\)$))*\)?$)")
 _READ_AGAIN = re.compile(r"^(\((_h\d+) if \2 is not None else \(\2 := .*\)\)|"
                          r"[A-Za-z_]\w*(\[\w+\]|\.\w+)*(\.items\(\))?)$")
 

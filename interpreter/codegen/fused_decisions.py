@@ -163,6 +163,9 @@ class Decisions:
             lines.append(f"{indent}for a_{name} in {walked}:")
             indent += "    "
             kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
+            if elem.startswith("list:"):  # a list each: charged once here, for every walk of it in the tests
+                lines += [f"{indent}{x}" for x in self.walk_lines(f"a_{name}")[0]]
+                self.charged.add(f"a_{name}")
             if filtered is not None:
                 inner = {**env, var: (f"a_{name}", elem)}
                 for cond in conds:
@@ -173,6 +176,7 @@ class Decisions:
                 lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, k, env, kept))
                 indent += "    "
         kept.insert_resets(lines)
+        self.charged.clear()  # the listing's loops are closed: the names may be bound otherwise below
         for test in self.affordable(decl, env):
             lines.append(f"{indent}if {test}:")
             indent += "    "
