@@ -1503,18 +1503,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             written = self.map_written_out(node, env, depth)
             if written is not None:
                 return written
-        inner, clauses = self.clauses(node.clauses, env, depth)
+        charge = []  # the first list walked, charged in line before the comprehension where `:=` may be written
+        inner, clauses = self.clauses(node.clauses, env, depth, None if generator or self.in_iterable else charge)
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
             value, vt = self.expr(node.value, inner, depth + 1)
             if kt != "str" or vt not in _SCALARS:
                 raise Unsupported(f"a map of {kt} to {vt}")
-            return f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", f"dict:{vt}"
+            return _charged_first(f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", charge), f"dict:{vt}"
         element, et = self.expr(node.element, inner, depth + 1)
         body = f"{element} {' '.join(clauses)}"
         if generator:
             return body, f"gen:{et}"
-        return f"[{body}]", f"list:{et}"
+        return _charged_first(f"[{body}]", charge), f"list:{et}"
 
     def made_once(self, value: dict) -> str:
         """The module's name for a map of constants, made once."""
@@ -1541,8 +1542,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 f"dict:{vt}"
         return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", f"dict:{vt}"
 
-    def clauses(self, given, env, depth) -> tuple[dict, list[str]]:
-        """A comprehension's `for` and `if` clauses as Python's, and the names they bind."""
+    def clauses(self, given, env, depth, charge: list | None = None) -> tuple[dict, list[str]]:
+        """A comprehension's `for` and `if` clauses as Python's, and the names they bind.
+        With `charge`, the first list walked is held in a local, and the test charging it
+        (to be written before the comprehension) is appended to `charge`."""
         inner = dict(env)
         clauses = []
         for clause in given:
@@ -1560,7 +1563,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     local = f"c{self.temps}_{clause.names[0]}"
                     self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
-                    clauses.append(f"for {local} in {self.walked(seq, True)}")
+                    walked = self.walked(seq, True)
+                    if charge is not None and not clauses and walked != seq:
+                        self.temps += 1
+                        walked = f"_w{self.temps}"
+                        charge.append(f"(_cost := _cost + len({walked} := {seq})) <= {COST_LIMIT // 4}")
+                    clauses.append(f"for {local} in {walked}")
                     continue
                 types = pairs[2] if pairs else [t[10:]] * len(clause.names) if t.startswith("list:list:") else None
                 if types is None:
@@ -1582,7 +1590,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return text
         if self.in_iterable or iterable:
             return f"_fz_walk(ctx, {text})"
-        held = text
+        held = text = text[1:-1] if text[:1] == "(" and text[1:-1].isidentifier() else text
         if not _READ_AGAIN.match(text) or text.startswith("("):
             self.temps += 1
             held = f"_w{self.temps}"
@@ -1601,7 +1609,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             self.temps += 1
             held = f"_w{self.temps}"
             return [f"{held} = {text}", *self.walk_lines(held)[0]], held
-        return [f"_cost += len({text})", f"if _cost > {COST_LIMIT // 4}:", "    raise _KernelStop()"], text
+        return [f"if (_cost := _cost + len({text})) > {COST_LIMIT // 4}:", "    raise _KernelStop()"], text
 
     def map_pairs(self, clause, env, depth):
         """`for k, v in items(m)` over a map: (its pairs' source, a list type, the names' types)."""
@@ -1929,6 +1937,11 @@ def _walked(ctx, seq):
     if ctx.cost > COST_LIMIT // 4:
         raise KernelStop()
     return seq
+
+
+def _charged_first(comprehension: str, charge: list) -> str:
+    """A comprehension after the test that charges the first list it walks (clauses)."""
+    return f"({comprehension} if {charge[0]} else _stop())" if charge else comprehension
 
 
 def _short(s: str) -> str:
