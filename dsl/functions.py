@@ -387,7 +387,10 @@ def _count_of(ctx, xs, v):
 
 @_fn("str", 1, 1, STR, [None])
 def _str(ctx, x):
-    return check_str(render(x))
+    text = check_str(render(x))
+    if isinstance(x, (tuple, list, dict)):  # a list or map is walked to write it: charged for what it builds
+        charge_scan(ctx, len(text))
+    return text
 
 
 _INT_TEXT = re.compile(r"\s*[-+]?[0-9]+\s*")

@@ -1,6 +1,10 @@
 """The one check that must run the rules: setup, for every allowed player
 count, so that a bound broken by setup is reported before anyone plays.
 
+It compiles the rules with the back end `meeple play` uses (the default one, unless
+told otherwise), so what validates is what plays: a ruleset the compiled back end
+would refuse, or stop at its cost limit, is refused here the same way.
+
 Any failure of the rules at run time (a RuleError, or an expression's EvalError
 that no caller turned into one) becomes a diagnostic here, never a traceback."""
 from __future__ import annotations
@@ -10,12 +14,12 @@ from meeple.dsl.eval_errors import EvalError
 
 from .context import RuleError
 from .game import Game
-from .rules import Rules
+from .loading import DEFAULT_BACKEND, rules_for
 
 
-def check_setup(rs) -> list[Diagnostic]:
+def check_setup(rs, backend: str | None = None) -> list[Diagnostic]:
     try:
-        rules = Rules(rs)
+        rules = rules_for(rs, backend or DEFAULT_BACKEND)
     except (RuleError, EvalError) as exc:
         return [_diagnostic(exc, exc.message, rs)]
     out = []

@@ -44,7 +44,14 @@ EXPECTED = {
     "r25_for_name_code.yaml": ("validate", "N310", 8),
     "r26_phase_name_code.yaml": ("validate", "N310", 6),
     "r28_name_bare_newline.yaml": ("validate", "N310", 4),
+    "r29_compiled_define_exponential.yaml": ("play", "R702", 4),  # on both back ends (PLAY)
+    "r30_compiled_sort_key.yaml": ("play", "R702", 5),
+    "r31_compiled_log_loop.yaml": ("play", "R702", 11),
 }
+# `play` means: the game, played by bots, must fail with that runtime error on each back end.
+# `validate` compiles and sets up the game as `play` does (the default back end): it stops at the same place.
+PLAY = [("validate", "{path}"), *(("play", "{path}", "--bots", "0,1", "--seed", "1", "--backend", backend)
+                                  for backend in ("compiled", "reference"))]
 
 
 def test_every_corpus_file_has_an_expectation():
@@ -58,7 +65,14 @@ def test_hostile_file_fails_cleanly(name):
     if command == "demo":
         ok = run_meeple("validate", path)
         assert ok.code == 0, ok.stderr
-    out = run_meeple(command, path)
+    if command == "play":
+        for args in PLAY:
+            _fails_cleanly(name, run_meeple(*(a.format(path=path) for a in args)), " ".join(args), code, line)
+        return
+    _fails_cleanly(name, run_meeple(command, path), command, code, line)
+
+
+def _fails_cleanly(name, out, command, code, line):
     assert out.code is not None, f"{command} {name} did not finish in time ({out.seconds:.1f} s)"
     assert not out.traceback, out.stderr
     assert out.max_rss < MEMORY_LIMIT, f"{out.max_rss / 2**20:.0f} MiB"

@@ -432,7 +432,9 @@ class ExprEmitter:
         passed = {n: env[n] for n in sorted(free) if n in env}
         passed.update({n: self.u.params[n] for n in sorted(free) if n in self.u.params and n not in env})
         kinds = {local: self.u.kinds.get(local) for local in passed.values()}
+        kept = self.m.incremental(node, env, self.u, passed, kinds, plain)
+        if kept is not None:
+            return kept
         i = self.m.quantifier_loop(node, self.u.scope, passed, kinds, self.u.recording)
         args = "".join(", " + local for local in passed.values()) + (", R" if self.u.recording else "")
-        walk = Code(f"L{i}(ctx{args})", BOOL)
-        return self.m.incremental(node, env, self.u, walk) or walk
+        return Code(f"L{i}(ctx{args})", BOOL)

@@ -15,13 +15,15 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import FUNCTIONS
 
+from .emit_expr import Code
 from .safe_source import ident
 
 
 class LoopWriter:
-    def __init__(self, module, unit, emitter):
+    def __init__(self, module, unit, emitter, given: str | None = None):
         self.m, self.u, self.e = module, unit, emitter
         self.flags = 0
+        self.given = given  # a parameter holding the first list walked, already worked out (and charged for)
 
     def quantifier(self, node) -> list[str]:
         """The body of `L<i>`: loops, then the fall-through answer."""
@@ -40,7 +42,8 @@ class LoopWriter:
         env = dict(env)
         for clause in gen.clauses:
             if isinstance(clause, A.For):
-                walked = self.e.emit(clause.iter, env)
+                walked = self.e.emit(clause.iter, env) if self.given is None else Code(self.given)
+                self.given = None
                 names = [ident("l", n) for n in clause.names]
                 for local in names:
                     self.u.kinds[local] = walked.elem if len(names) == 1 else None

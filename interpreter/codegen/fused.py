@@ -29,7 +29,7 @@ import random
 import re
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import MAX_LIST, MAX_STR, board_adjacency, hop_walk
+from meeple.dsl.functions import MAX_LIST, MAX_STR, SCAN_FREE, board_adjacency, hop_walk
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
@@ -129,6 +129,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.witnesses: list[str] = []  # the last failing element of each watched `all`
         self.param_types: dict[tuple, str] = {}  # (action, parameter) -> its values' type
         self.in_iterable = 0  # inside a comprehension's iterable, where Python forbids `:=`
+        self.charged: set[str] = set()  # listing loop variables holding lists, charged as they are bound
         self.temps = 0
         self.options_used: dict[str, str] = {}  # option -> its type, read once per playout
         self.emitting: list[str] = []  # the events whose triggers are being written (fused_zones.emitted)
@@ -289,7 +290,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
-        self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range,
+        self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         text = padded("\n".join(self.lines), "FUSED")
         return self.module.add(text, "FUSED"), frozenset(p.id for p in self.rules.points)
@@ -603,6 +604,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if assign.op != "=" or vt != f"list:{elem}":
                 raise Unsupported(f"a {vt} written into '{name}'")
             return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+                    *self.walk_lines("_v")[0],
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)
         if kt != "int" or assign.op != "=" or vt != elem:
@@ -688,7 +690,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         local = ident("c", var, self.temps)
         inner = {**env, var: (local, st[5:])}
         tests = " and ".join(f"({self.truth_in(c, inner, 1)})" for c in conds) or "True"
-        return [f"for {local} in {seq_text}:", f"    if {tests}:", f"        {into} = {local}", "        break",
+        pre, walked = self.walk_lines(seq_text)
+        return [*pre, f"for {local} in {walked}:", f"    if {tests}:", f"        {into} = {local}", "        break",
                 "else:", "    raise _KernelStop()"], st[5:]
 
     @staticmethod
@@ -813,7 +816,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             names = [ident("c", n, self.temps) for n in clause.names]
             inner_env = {**env, **{n: (x, pt) for n, x, pt in zip(clause.names, names, pairs[2])}}
             body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
-            return [f"for {', '.join(names)} in {pairs[0]}:", *("    " + x for x in body)] + \
+            pre, walked = self.walk_lines(pairs[0])
+            return [*pre, f"for {', '.join(names)} in {walked}:", *("    " + x for x in body)] + \
                 ([f"if {decided}:", "    break"] if nested else [])
         seq, t = self.expr(clause.iter, env, depth + 1)
         if not t.startswith("list:"):
@@ -831,7 +835,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         self.note_length(local, clause.iter)
         inner_env = {**env, clause.names[0]: (local, t[5:])}
         body = self.clause_loops(func, rest, element, inner_env, depth, flag, inner, decided, nested=True)
-        return [f"for {local} in {seq}:", *("    " + x for x in body)] + \
+        pre, walked = self.walk_lines(seq)
+        return [*pre, f"for {local} in {walked}:", *("    " + x for x in body)] + \
             ([f"if {decided}:", "    break"] if nested else [])
 
     # -- expressions ----------------------------------------------------------------------------
@@ -966,20 +971,22 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 return f"({l} {op} {r})", "int"
             return self.checked(f"{l} {op} {r}"), "int"
         if op == "+" and lt.startswith("list:") and (_unified(lt, rt) or "").startswith("list:"):
-            return f"[*{l}, *{r}]", _unified(lt, rt)
+            return f"[*{self.walked(l)}, *{self.walked(r)}]", _unified(lt, rt)
         if op == "+" and lt == rt == "str":  # within the language's longest string
             if self.in_iterable:
-                return f"_short({l} + {r})", "str"
+                return self.walked(f"_short({l} + {r})"), "str"
             self.temps += 1
             t = f"_t{self.temps}"
-            return f"({t} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
+            return f"({self.walked(t)} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
         if op in ("==", "!=") and lt == rt and lt in _SCALARS + ("item",):  # items: Python's equality is the language's
             return f"({l} {op} {r})", "bool"
         if op in ("==", "!=") and {lt, rt} <= {"str", "str?"}:  # a missing text (none) equals no text
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
             return f"({l} {op} {r})", "bool"
-        if op in ("in", "not in") and (rt == f"list:{lt}" or (lt == "str" and rt.startswith("dict:"))):
+        if op in ("in", "not in") and rt == f"list:{lt}":
+            return f"({l} {op} {self.walked(r)})", "bool"
+        if op in ("in", "not in") and lt == "str" and rt.startswith("dict:"):
             return f"({l} {op} {r})", "bool"
         raise Unsupported(f"'{op}' on {lt} and {rt}")
 
@@ -1015,19 +1022,20 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if f == "with_key" and len(args) == 3:
             (m, mt), (k, kt), (v, vt) = e(args[0]), e(args[1]), e(args[2])
             if mt == f"dict:{vt}" and kt == "str":
-                return f"_fz_sized({{**{m}, {k}: {v}}})", mt
+                return f"_fz_sized({{**{self.walked(m)}, {k}: {v}}})", mt
         if f == "count_of" and len(args) == 2:
             (xs, xt), (v, vt) = e(args[0]), e(args[1])
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # one type: Python's equality is the language's
-                return f"{xs}.count({v})", "int"
+                return f"{self.walked(xs)}.count({v})", "int"
         if f == "unique" and len(args) == 1:
             x, t = e(args[0])
             if t in ("list:int", "list:str", "list:bool", "list:item"):  # one type: Python's equality is the language's
-                return f"tuple(dict.fromkeys({x}))", t
+                return f"tuple(dict.fromkeys({self.walked(x)}))", t
         if f in ("keys", "values") and len(args) == 1:
             x, t = e(args[0])
             if t.startswith("dict:"):  # in the map's order, as the library lists them
-                return (f"tuple({x})", "list:str") if f == "keys" else (f"tuple({x}.values())", "list:" + t[5:])
+                return (f"tuple({self.walked(x)})", "list:str") if f == "keys" else \
+                    (f"tuple({self.walked(x)}.values())", "list:" + t[5:])
         if f == "get" and len(args) == 3:
             (m, mt), (k, kt), (d, dt) = e(args[0]), e(args[1]), e(args[2])
             if mt.startswith("dict:") and kt == "str" and dt == mt[5:]:
@@ -1038,7 +1046,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 return self.checked(summed), "int"
             x, t = e(args[0])
             if t == "list:int":
-                return self.checked(f"sum({x})"), "int"
+                return self.checked(f"sum({self.walked(x)})"), "int"
         if f == "range" and 1 <= len(args) <= 2:
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
@@ -1063,13 +1071,13 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             parts = [e(a) for a in args]
             t = _unified(*(t for _, t in parts))
             if t is not None and t.startswith("list:"):
-                return "[" + ", ".join(f"*{x}" for x, _ in parts) + "]", t
+                return "[" + ", ".join(f"*{self.walked(x)}" for x, _ in parts) + "]", t
         if f == "index_of" and len(args) == 2:
             (xs, xt), (v, vt) = e(args[0]), e(args[1])
             if xt == f"list:{vt}" and vt in _SCALARS + ("item",):  # the language's equality, for one type
                 self.temps += 1
                 i, x = f"_i{self.temps}", f"_x{self.temps}"
-                return f"next(({i} for {i}, {x} in enumerate({xs}) if {x} == {v}), -1)", "int"
+                return f"next(({i} for {i}, {x} in enumerate({self.walked(xs, True)}) if {x} == {v}), -1)", "int"
         if f == "str" and len(args) == 1:
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
@@ -1097,15 +1105,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             else:
                 x, t = e(args[0])
                 if t == "list:int":
-                    return f"{f}({x})", "int"
+                    return f"{f}({self.walked(x)})", "int"
         if f in ("max_by", "min_by") and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
                 self.temps += 1
                 local = ident("l", args[1].param, self.temps)
-                body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                self.in_iterable += 1  # a lambda's body: no `:=` there either
+                try:
+                    body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                finally:
+                    self.in_iterable -= 1
                 if bt == "int":  # the first of the largest (smallest), as the library picks
-                    return f"{f[:3]}({seq}, key=lambda {local}: {body})", st[5:]
+                    return f"{f[:3]}({self.walked(seq)}, key=lambda {local}: {body})", st[5:]
         if f == "count_if" and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
@@ -1113,7 +1125,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local = ident("l", args[1].param, self.temps)
                 body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
                 if bt == "bool":
-                    return f"sum(1 for {local} in {seq} if {body})", "int"
+                    return f"sum(1 for {local} in {self.walked(seq, True)} if {body})", "int"
         if f == "top" and len(args) == 1:
             f = "first"
         if f in ("first", "last") and len(args) == 1:
@@ -1127,7 +1139,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 local, hit = ident("c", var, self.temps), f"_f{self.temps}"
                 inner = {**env, var: (local, st[5:])}
                 tests = " and ".join(f"({self.truth_in(c, inner, depth)})" for c in conds) or "True"
-                return (f"({hit} if ({hit} := next(({local} for {local} in {seq_text} if {tests}), _MISSING)) "
+                return (f"({hit} if ({hit} := next(({local} for {local} in {self.walked(seq_text, True)} if {tests}), _MISSING)) "
                         f"is not _MISSING else _stop())"), st[5:]
             x, t = e(args[0])
             if t.startswith("list:"):
@@ -1496,18 +1508,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             written = self.map_written_out(node, env, depth)
             if written is not None:
                 return written
-        inner, clauses = self.clauses(node.clauses, env, depth)
+        charge = []  # the first list walked, charged in line before the comprehension where `:=` may be written
+        inner, clauses = self.clauses(node.clauses, env, depth, None if generator or self.in_iterable else charge)
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
             value, vt = self.expr(node.value, inner, depth + 1)
             if kt != "str" or vt not in _SCALARS:
                 raise Unsupported(f"a map of {kt} to {vt}")
-            return f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", f"dict:{vt}"
+            return _charged_first(f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", charge), f"dict:{vt}"
         element, et = self.expr(node.element, inner, depth + 1)
         body = f"{element} {' '.join(clauses)}"
         if generator:
             return body, f"gen:{et}"
-        return f"[{body}]", f"list:{et}"
+        return _charged_first(f"[{body}]", charge), f"list:{et}"
 
     def made_once(self, value: dict) -> str:
         """The module's name for a map of constants, made once."""
@@ -1534,8 +1547,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 f"dict:{vt}"
         return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", f"dict:{vt}"
 
-    def clauses(self, given, env, depth) -> tuple[dict, list[str]]:
-        """A comprehension's `for` and `if` clauses as Python's, and the names they bind."""
+    def clauses(self, given, env, depth, charge: list | None = None) -> tuple[dict, list[str]]:
+        """A comprehension's `for` and `if` clauses as Python's, and the names they bind.
+        With `charge`, the first list walked is held in a local, and the test charging it
+        (to be written before the comprehension) is appended to `charge`."""
         inner = dict(env)
         clauses = []
         for clause in given:
@@ -1553,7 +1568,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                     local = ident("c", clause.names[0], self.temps)
                     self.note_length(local, clause.iter)
                     inner[clause.names[0]] = (local, t[5:])
-                    clauses.append(f"for {local} in {seq}")
+                    walked = self.walked(seq, True)
+                    if charge is not None and not clauses and walked != seq:
+                        self.temps += 1
+                        walked = f"_w{self.temps}"
+                        charge.append(f"(_cost := _cost + len({walked} := {seq})) <= {COST_LIMIT // 4}")
+                    clauses.append(f"for {local} in {walked}")
                     continue
                 types = pairs[2] if pairs else [t[10:]] * len(clause.names) if t.startswith("list:list:") else None
                 if types is None:
@@ -1561,10 +1581,40 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                 # a list of the wrong length: Python raises, the loop reports the language's error
                 names = [ident("c", n, self.temps) for n in clause.names]
                 inner.update((n, (x, et)) for n, x, et in zip(clause.names, names, types))
-                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {seq}")
+                clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {self.walked(seq, True)}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
         return inner, clauses
+
+    def walked(self, text: str, iterable: bool = False) -> str:
+        """`text`, a list an expression walks, charged for its length to the tier's budget
+        in line (a library function's list), or by _walked where `:=` cannot be written (a
+        comprehension's `iterable`, a lambda); a range is charged already, and the players
+        or a written list are a few elements at most."""
+        if _CHARGED_OR_SHORT.match(text) or text == self.consts.get(("players", ())) or text.strip("()") in self.charged:
+            return text
+        if self.in_iterable or iterable:
+            return f"_fz_walk(ctx, {text})"
+        held = text = text[1:-1] if text[:1] == "(" and text[1:-1].isidentifier() else text
+        if not _READ_AGAIN.match(text) or text.startswith("("):
+            self.temps += 1
+            held = f"_w{self.temps}"
+            text = f"({held} := {text})"
+        # A function over a short list (within SCAN_FREE, as the reference's `in` is free)
+        # is not charged: its work is a few steps of the loop that led to it, which is.
+        return f"({held} if len({text}) <= {SCAN_FREE} else _fz_walk(ctx, {held}))"
+
+    def walk_lines(self, text: str) -> tuple[list[str], str]:
+        """(lines, the loop's list) for a `for` statement over `text`, the lines charging
+        its length to the tier's budget first (as _walked charges it): a name, a place or a
+        part the listing keeps is read again by the loop, anything else is held in a local."""
+        if self.walked(text) == text:
+            return [], text
+        if not _READ_AGAIN.match(text):
+            self.temps += 1
+            held = f"_w{self.temps}"
+            return [f"{held} = {text}", *self.walk_lines(held)[0]], held
+        return [f"if (_cost := _cost + len({text})) > {COST_LIMIT // 4}:", "    raise _KernelStop()"], text
 
     def map_pairs(self, clause, env, depth):
         """`for k, v in items(m)` over a map: (its pairs' source, a list type, the names' types)."""
@@ -1816,6 +1866,14 @@ def _within_limit(bounds) -> bool:
 
 
 _MISSING = object()  # `next`'s default: no element passed
+# A loop's list that costs nothing to write twice: a name, a place in one (`v_hand[p]`), a
+# map's pairs, or a part a listing keeps (fused_decisions._Kept), worked out once.
+# A list whose walk needs no charge: a range, charged for its length where it is made; a
+# list made here (`[...]`, `tuple(...)`: a comprehension, a join, `unique`, `keys`), no
+# longer than the charged walks that made it; or a list written out (a few constants).
+_CHARGED_OR_SHORT = re.compile(r"^(\(range\(|_range\(|\[|tuple\(|\((('[^'\\]*'|-?\d+|True|False)(, |,?\)$))*\)?$)")
+_READ_AGAIN = re.compile(r"^(\((_h\d+) if \2 is not None else \(\2 := .*\)\)|"
+                         r"[A-Za-z_]\w*(\[\w+\]|\.\w+)*(\.items\(\))?)$")
 
 
 def _without_unread_budgets(bodies: dict) -> dict:
@@ -1880,6 +1938,24 @@ def _bounded_range(ctx, a: int, b: int | None = None):
         if ctx.cost > COST_LIMIT // 4:  # the reference charges a few steps per element: stop well before
             raise KernelStop()
     return range(lo, hi)
+
+
+def _walked(ctx, seq):
+    """A list (or text, or map) walked by a loop, a comprehension or a library function,
+    charged its length as the reference charges such a walk.  The tier charges its walks
+    and ranges, not every step the reference charges (a definition's call, a nested
+    comparison), so it stops at a quarter of the limit: with every walk charged, the work
+    of a move stays within a few times the limit, and a move whose walks pass it goes to
+    the loop, which reports what the reference reports."""
+    ctx.cost += len(seq)
+    if ctx.cost > COST_LIMIT // 4:
+        raise KernelStop()
+    return seq
+
+
+def _charged_first(comprehension: str, charge: list) -> str:
+    """A comprehension after the test that charges the first list it walks (clauses)."""
+    return f"({comprehension} if {charge[0]} else _stop())" if charge else comprehension
 
 
 def _short(s: str) -> str:

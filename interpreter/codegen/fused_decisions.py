@@ -159,9 +159,14 @@ class Decisions:
                 raise Unsupported(f"the choices of '{name}' are not a list")
             elem = t[5:]
             self.param_types[(decl.name, name)] = elem
-            lines.append(f"{indent}for {ident('a', name)} in {text}:")
+            pre, walked = self.walk_lines(text)
+            lines += [indent + x for x in pre]
+            lines.append(f"{indent}for {ident('a', name)} in {walked}:")
             indent += "    "
             kept.loop(k, (name, var) if filtered is not None else (name,), len(lines), indent)
+            if elem.startswith("list:"):  # a list each: charged once here, for every walk of it in the tests
+                lines += [f"{indent}{x}" for x in self.walk_lines(ident("a", name))[0]]
+                self.charged.add(ident("a", name))
             if filtered is not None:
                 inner = {**env, var: (ident("a", name), elem)}
                 for cond in conds:
@@ -172,6 +177,7 @@ class Decisions:
                 lines += self.test_lines(indent, *self.kept_parts(decl.require[j].cond, k, env, kept))
                 indent += "    "
         kept.insert_resets(lines)
+        self.charged.clear()  # the listing's loops are closed: the names may be bound otherwise below
         for test in self.affordable(decl, env):
             lines.append(f"{indent}if {test}:")
             indent += "    "
@@ -218,7 +224,8 @@ class Decisions:
         self.temps += 1
         built, local = f"_dl{self.temps}", ident("c", var, self.temps)
         inner, indent = {**scope, var: (local, st[5:])}, "    "
-        lines += [f"{built} = []", f"for {local} in {seq_text}:"]
+        pre, walked = self.walk_lines(seq_text)
+        lines += [f"{built} = []", *pre, f"for {local} in {walked}:"]
         for cond in conds:
             before, test = self.tested(cond, inner)
             lines += [indent + x for x in before] + [f"{indent}if {test}:"]

@@ -189,7 +189,8 @@ class ZonesAndEffects:
                 self.temps += 1
                 local = ident("_f", effect.args["var"], self.temps)
                 body = self.effect_block(effect.args["do"], {**env, effect.args["var"]: (local, t[5:])})
-                lines += [f"for {local} in tuple({seq}):", *("    " + x for x in body or ["pass"])]
+                pre, walked = self.walk_lines(seq)
+                lines += [*pre, f"for {local} in tuple({walked}):", *("    " + x for x in body or ["pass"])]
             elif kind == "move":
                 lines += self.move(effect.args, env)
             elif kind == "flip":
@@ -262,7 +263,9 @@ class ZonesAndEffects:
                 raise Unsupported(f"trigger '{trigger.name}': an `each` over something other than a list")
             self.temps += 1
             local = ident("_g", name, self.temps)
-            lines.append(f"{indent}for {local} in tuple({seq}):")
+            pre, walked = self.walk_lines(seq)
+            lines += [indent + x for x in pre]
+            lines.append(f"{indent}for {local} in tuple({walked}):")
             indent += "    "
             env = {**env, name: (local, t[5:])}
         if trigger.when is not None:

@@ -30,10 +30,11 @@ from .safe_source import ident
 FEW = 24
 
 
-def quantifier(module, node, env: dict, unit: Unit, walk: Code) -> Code | None:
-    """`any(...)`/`all(...)` kept incrementally when the list is long, `walk` (the plain
-    walk) when it is short; None when its test reads something other than its element,
-    the game and variables."""
+def quantifier(module, node, env: dict, unit: Unit, passed: dict, kinds: dict, plain: bool = False) -> Code | None:
+    """`any(...)`/`all(...)` kept incrementally when the list is long, walked as loops
+    (module.quantifier_loop) when it is short; None when its test reads something other
+    than its element, the game and variables.  The list is worked out once, as the
+    reference works it out (and charges for it) once."""
     plan = _plan(module, node, env, unit)
     if plan is None:
         return None
@@ -43,7 +44,12 @@ def quantifier(module, node, env: dict, unit: Unit, walk: Code) -> Code | None:
     i = _element_function(module, node, x, body, keyed, unit.scope)
     module.incremental_sites[i] = (node.func, tuple(sorted(keyed)), tuple(sorted(whole)))
     module.ns["_note_write"] = note_write  # from now on generated writes are journaled for it
-    return Code(f"(_inc(ctx, {i}, {elements}, Q{i}) if len({elements}) >= {FEW} else {walk.text})", BOOL)
+    if plain:  # no temporary here (a comprehension's list): a short list is walked by _inc too
+        return Code(f"_inc(ctx, {i}, {elements}, Q{i})", BOOL)
+    j = module.quantifier_loop(node, unit.scope, passed, kinds, unit.recording, given=True)
+    args = "".join(", " + ident for ident in passed.values()) + (", R" if unit.recording else "")
+    t = unit.temp()
+    return Code(f"(_inc(ctx, {i}, {t}, Q{i}) if len({t} := {elements}) >= {FEW} else L{j}(ctx, {t}{args}))", BOOL)
 
 
 def _plan(module, node, env: dict, unit: Unit):

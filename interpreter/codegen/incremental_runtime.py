@@ -56,14 +56,18 @@ def changed_keys(new, old):
 
 
 class Quantifier:
+    """Charged as the reference's walk is charged, whatever it tested again: the list's
+    length, then each element's test up to the first that decides the answer, each test
+    at what it charged when it was last made (`costs`)."""
     __slots__ = ("is_any", "keyed", "whole", "elements", "results", "true", "last", "known", "deps",
-                 "anchor", "lazy", "diffs", "indexed")
+                 "anchor", "lazy", "diffs", "indexed", "costs")
 
     def __init__(self, func: str, keyed: tuple, whole: tuple, diffs: list):
         self.is_any = func == "any"
         self.keyed, self.whole = keyed, whole
         self.elements = None  # the list walked when the results were made
         self.results: list = []
+        self.costs: list = []  # per element: what its last test charged
         self.true = 0  # how many results are true
         self.last: dict = {}  # variable -> the container the results were made from
         self.known: list = []  # per element: [the keys its last test read, every key it has read]
@@ -79,6 +83,7 @@ class Quantifier:
     def value(self, ctx, elements, test) -> bool:
         if self.lazy:
             return self._plain(ctx, elements, test)
+        start, kept = ctx.cost, len(ctx.game.memo)
         try:
             vars_ = ctx.state.vars
             if elements is not self.elements:
@@ -86,26 +91,38 @@ class Quantifier:
             else:
                 dirty = self._dirty(vars_, self.last)
                 if (dirty is None or 4 * len(dirty) > len(self.results)) and self.anchor is not None:
-                    results, true, last = self.anchor
+                    results, true, last, costs = self.anchor
                     other = self._dirty(vars_, last)
                     if other is not None and (dirty is None or len(other) < len(dirty)):
                         self.results, self.true, self.last, dirty = list(results), true, dict(last), other
+                        self.costs = list(costs)
                 if dirty is None:
                     self._full(ctx, elements, test, vars_)
                 else:
-                    if dirty:
-                        ctx.cost += len(dirty)
-                        if ctx.cost > COST_LIMIT:
-                            raise Deopt()
-                        for i in dirty:
-                            self._test(ctx, i, elements[i], test)
+                    for i in dirty:
+                        self._test(ctx, i, elements[i], test)
                     last = self.last
                     for n in self.keyed:
                         last[n] = vars_[n]
         except BaseException:
             self.elements = None
             raise
+        if len(ctx.game.memo) != kept:
+            # A test worked out something the game keeps (a definition's value, a game
+            # constant): what it charged this once is more than it will charge again, so
+            # every element is tested afresh next time, to know what each test charges.
+            self.elements = self.anchor = None
+        ctx.cost = start + len(elements) + self._charged()
+        if ctx.cost > COST_LIMIT:
+            raise Deopt()
         return self.true > 0 if self.is_any else self.true == len(self.results)
+
+    def _charged(self) -> int:
+        """What the reference charges for the elements' tests: up to the first decisive one."""
+        results, decisive = self.results, self.is_any
+        if (self.true > 0) if decisive else (self.true < len(results)):
+            return sum(self.costs[:results.index(decisive) + 1])
+        return sum(self.costs)
 
     def _plain(self, ctx, elements, test) -> bool:
         if self.is_any:
@@ -117,7 +134,7 @@ class Quantifier:
         if elements is not self.indexed:  # the index of keys read belongs to one list
             self.known, self.deps, self.indexed = [[None, set()] for _ in walked], {}, elements
         self.elements, self.anchor = None, None
-        self.results, self.true = [False] * len(walked), 0
+        self.results, self.true, self.costs = [False] * len(walked), 0, [0] * len(walked)
         try:
             for i, x in enumerate(walked):
                 self._test(ctx, i, x, test)
@@ -128,11 +145,13 @@ class Quantifier:
             raise Deopt() from None
         self.elements = elements
         self.last = {n: vars_[n] for n in self.keyed}
-        self.anchor = (tuple(self.results), self.true, dict(self.last))
+        self.anchor = (tuple(self.results), self.true, dict(self.last), tuple(self.costs))
 
     def _test(self, ctx, i: int, x, test) -> None:
         reads: list = []
+        before = ctx.cost
         result = test(ctx, x, reads)
+        self.costs[i] = ctx.cost - before
         known = self.known[i]
         if reads != known[0]:  # mostly the keys of its last test: then nothing is new
             known[0] = reads

@@ -24,20 +24,39 @@ what `meeple compile` writes.
 """
 from __future__ import annotations
 
+import copy
 import linecache
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.functions import FUNCTIONS, MAX_CALL_DEPTH
 
+from ..context import COST_LIMIT
 from . import runtime
-from .safe_source import check_namespace, comment, ident, module_filename, run
 from .emit_expr import Code, ExprEmitter, Unit, literal
 from .emit_loops import LoopWriter
 from .incremental import quantifier
 from .incremental_runtime import incremental_for, record
+from .safe_source import check_namespace, comment, ident, module_filename, run
 
 _NONE = object()  # "no constant value"
+
+# The first lines of a handler inside a part that its caller's generated code runs (a
+# definition, a game constant): when the budget is spent, or the reference has already
+# answered for a part inside it, handing this part to the reference would only meet the
+# same end again, once more for every caller up the chain (a definition calling itself
+# twice per level would be worked out again at every level: exponential).  The error goes
+# up instead, to the expression, effect block or listing that the interpreter called,
+# which hands itself to the reference once, from the cost it started at.
+PASS_ON = ("if ctx.cost > COST_LIMIT or _answered(_x):", "    raise")
+
+# A kept value that the reference charges for each time it works it out (module._keep).
+CHARGED_HIT = """    _e = M.get({key})
+    if _e is not None:
+        ctx.cost += _e[1]
+        if ctx.cost > COST_LIMIT:
+            raise Deopt()
+        return _e[0]"""
 
 
 def _skip_note(new, old, key) -> None:
@@ -66,6 +85,7 @@ class GeneratedModule:
         self.ns["_refnode"] = self._reference  # a game constant's node, evaluated at its own scope
         self.ns["_refact"] = self._reference_action
         self.ns["_reftuples"] = self._reference_tuples
+        self.ns["_keep"] = self._keep
         self.incremental_sites: dict = {}  # Q<i> -> (any | all, variables read, variables read whole)
         self.ns["_inc"] = incremental_for(self.incremental_sites)
         self.ns["_rd"] = record
@@ -112,8 +132,6 @@ class GeneratedModule:
         self._refs.append((node, scope))
         unit = Unit(self, scope)
         code = ExprEmitter(unit).emit(node)
-        if isinstance(node, A.Name) and code.text.startswith("D_") and code.text == f"{code.text[:-5]}(ctx)":
-            return self.ns[code.text[:-5]]  # a definition named alone: its own function will do
         name = f"E{i}"
         lines = [self.comment(node, what), f"def {name}(ctx):", "    _c = ctx.cost", "    try:",
                  *self.body(unit, code), "    except Exception:", "        ctx.cost = _c",
@@ -133,15 +151,51 @@ class GeneratedModule:
 
     def _reference(self, ctx, i):
         self.deopts += 1
+        try:
+            return self._reference_fn(i)(ctx)
+        except Exception as exc:
+            exc.meeple_answered = True  # see PASS_ON
+            raise
+
+    def _reference_fn(self, i):
         fn = self._ref_fns.get(i)
         if fn is None:
             node, scope = self._refs[i]
             fn = self._ref_fns[i] = compile_expr(node, scope)
-        return fn(ctx)
+        return fn
 
     def _reference_define(self, ctx, name, args):
         self.deopts += 1
-        return self._reference_defines[name](ctx, *args)
+        try:
+            return self._reference_defines[name](ctx, *args)
+        except Exception as exc:
+            exc.meeple_answered = True
+            raise
+
+    def _keep(self, ctx, key, value, spent: int, i: int, bindings) -> None:
+        """Keep part `i`'s value under `key` in the game's memo, for the generated code to
+        read as it is where it costs nothing; where the reference charges for evaluating it
+        again, with that charge, under ('charged', key), which the part's function reads."""
+        memo = ctx.game.memo
+        again = 0 if spent == 0 else self._recharge(ctx, i, bindings)
+        if again == 0:
+            memo[key] = value
+        elif again is not None:
+            memo[("charged", key)] = (value, again)
+
+    def _recharge(self, ctx, i, bindings=None):
+        """What the reference charges to evaluate part `i` again now, when what its first
+        evaluation made is kept (pure definitions' values, a board's lines): what a kept
+        value of it is charged at each later use.  Worked out on a copy of the context,
+        so that nothing of this evaluation shows in `ctx`; None when it cannot be told."""
+        again = copy.copy(ctx)
+        again.cost = again.call_depth = 0
+        again.bindings = {**ctx.bindings, **bindings} if bindings else dict(ctx.bindings)
+        try:
+            self._reference_fn(i)(again)
+        except Exception:  # noqa: BLE001 - not kept then: the next use works it out again
+            return COST_LIMIT + 1 if again.cost > COST_LIMIT else None
+        return again.cost
 
     def _reference_action(self, ctx, name, player, out):
         from ..moves import enumerate_action
@@ -173,20 +227,22 @@ class GeneratedModule:
     def is_prop_only(self, name: str) -> bool:
         return name in self._props_only
 
-    def incremental(self, node, env: dict, unit: Unit, walk: Code) -> Code | None:
+    def incremental(self, node, env: dict, unit: Unit, passed: dict, kinds: dict, plain: bool) -> Code | None:
         """`any`/`all` over a game constant kept per element (incremental.py), or None."""
-        return quantifier(self, node, env, unit, walk)
+        return quantifier(self, node, env, unit, passed, kinds, plain)
 
-    def quantifier_loop(self, node, scope, passed: dict, kinds: dict, recording) -> int:
+    def quantifier_loop(self, node, scope, passed: dict, kinds: dict, recording, given: bool = False) -> int:
         """Write `L<i>(ctx, <passed locals>[, R])`: `any(...)`/`all(...)` as nested loops
-        that return at the first decisive element, as the language's lazy walk does."""
+        that return at the first decisive element, as the language's lazy walk does; with
+        `given`, `L<i>(ctx, _w, ...)` walks the list `_w` its caller worked out."""
         i = len(self._refs)
         self._refs.append((node, scope))
         unit = Unit(self, scope, passed)
         unit.kinds.update(kinds)
         unit.recording = recording
-        body = LoopWriter(self, unit, ExprEmitter(unit)).quantifier(node)
-        params = "".join(", " + local for local in passed.values()) + (", R" if recording else "")
+        body = LoopWriter(self, unit, ExprEmitter(unit), "_w" if given else None).quantifier(node)
+        params = (", _w" if given else "") + "".join(", " + local for local in passed.values()) + \
+            (", R" if recording else "")
         lines = [self.comment(node, "any or all as loops"), f"def L{i}(ctx{params}):",
                  *["    " + line for line in unit.prologue()], *body]
         self.add("\n".join(lines), f"L{i}")
@@ -211,46 +267,47 @@ class GeneratedModule:
         lines.append(f"def {fn}(ctx{args}):")
         memo_key = None
         reads = None if pure else self.state_memo_reads(name)
+        counted = decl.params and self.depth_can_run_out()
+        if counted:  # depth-limited as functions.enter_call does; past the limit the
+            # caller hands its evaluation to the reference, which reports it
+            lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()"]
+        if decl.params:  # charged as the reference charges a call, a remembered value too
+            lines += ["    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:", "        raise Deopt()"]
         if reads is not None:  # the last value for these arguments, while what it read is unchanged
             entry, lookup = self.state_memo_lookup(name, list(params.values()), *reads)
             lines += lookup
-        if pure:  # a value already known costs nothing: no call is made
+        if pure:  # a value already known costs no more than the call, as in the reference (rules._memo_call)
             flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
             memo_key = f"({name!r}, {''.join(p + ', ' for p in params.values())})" if params else repr(name)
             lines.append("    M = ctx.game.memo")
             test = f"{flat} and {memo_key} in M" if flat else f"{memo_key} in M"
             lines.append(f"    if {test}:")
             lines.append(f"        return M[{memo_key}]")
-        counted = decl.params and self.depth_can_run_out()
-        if counted:  # charged and depth-limited as functions.enter_call does; past a limit
-            # the caller hands its evaluation to the reference, which reports it
-            lines += ["    _d = ctx.call_depth", "    if _d >= MAX_CALL_DEPTH:", "        raise Deopt()",
-                      "    ctx.call_depth = _d + 1", "    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:",
-                      "        ctx.call_depth = _d", "        raise Deopt()"]
-        elif decl.params:  # charged; the depth of calls cannot reach its limit (depth_can_run_out)
-            lines += ["    ctx.cost += CALL_COST", "    if ctx.cost > COST_LIMIT:", "        raise Deopt()"]
+        if counted:
+            lines.append("    ctx.call_depth = _d + 1")
+        if reads is not None:
+            lines.append("    _ms = len(ctx.game.memo)")
+        keep = ["if _sk is not None and len(ctx.game.memo) == _ms:", f"    _SM[_sk] = {entry}"] if reads is not None else []
         lines += ["    _c = ctx.cost", "    try:"]
         if counted:
             lines.append("        try:")
             body = ["    " + line for line in self.body(unit, code, "_v = {}")]
             lines += body
-            lines += ["        except Exception:", "            ctx.cost = _c",
+            lines += ["        except Exception as _x:", *("            " + x for x in PASS_ON), "            ctx.cost = _c",
                       f"            _v = _refdef(ctx, {name!r}, ({''.join(p + ', ' for p in params.values())}))"]
             if pure:
                 lines += [f"        if {flat}:", f"            M[{memo_key}] = _v"]
-            if reads is not None:
-                lines += ["        if _sk is not None:", f"            _SM[_sk] = {entry}"]
+            lines += ["        " + x for x in keep]
             lines += ["        return _v", "    finally:", "        ctx.call_depth = _d"]
         else:
             lines += self.body(unit, code, "_v = {}")
-            lines += ["    except Exception:", "        ctx.cost = _c",
+            lines += ["    except Exception as _x:", *("        " + x for x in PASS_ON), "        ctx.cost = _c",
                       f"        _v = _refdef(ctx, {name!r}, ({''.join(p + ', ' for p in params.values())}))"]
             if pure and params:
                 lines += [f"    if {flat}:", f"        M[{memo_key}] = _v"]
             elif pure:
                 lines.append(f"    M[{memo_key}] = _v")
-            if reads is not None:
-                lines += ["    if _sk is not None:", f"        _SM[_sk] = {entry}"]
+            lines += ["    " + x for x in keep]
             lines.append("    return _v")
         self.add("\n".join(lines), fn)
         return fn
@@ -305,7 +362,7 @@ class GeneratedModule:
 
     def state_memo_lookup(self, name: str, params: list, variables, zones, guarded) -> tuple[str, list[str]]:
         """The lines that answer a call from the definition's memo: an entry is (the
-        arguments, the containers read, the value) in one tuple, kept under the arguments' key (an
+        arguments, the containers read, what working it out charged, the value) in one tuple, kept under the arguments' key (an
         argument that is a map or a list by its identity: values are never changed in place,
         and the entry holds it, so its id is not reused).  Whether remembering pays depends
         on the game: a definition whose inputs change at nearly every move is remembered
@@ -315,14 +372,15 @@ class GeneratedModule:
         key_parts = "".join(f"{p} if type({p}) in _KEYABLE else id({p}), " for p in params)
         items = " or ".join(f"type({ident('l', g)}) is Item" for g in guarded)  # whose properties it would read
         same = [f"_e[{k}] is {x}" for k, x in enumerate(params + ins)]
-        entry = f"({''.join(x + ', ' for x in params + ins)}_v)"
+        entry = f"({''.join(x + ', ' for x in params + ins)}ctx.cost - _c, _v)"  # charged at each use
         site = repr(runtime.memo_site(name))
         return entry, [f"    _SM = ctx.game.memo.get({site}, _NEW_SITE)", "    if _SM is _NEW_SITE:",
                 f"        _SM = ctx.game.memo[{site}] = _MemoSite()",
                 "    _sk = None", "    if _SM is not None" + (f" and not ({items})" if items else "") + ":",
                 f"        _sk = ({key_parts})", "        _e = _SM.get(_sk)",
                 f"        if _e is not None and {' and '.join(same)}:",
-                "            _SM.hits += 1", "            return _e[-1]",
+                "            _SM.hits += 1", "            ctx.cost += _e[-2]", "            if ctx.cost > COST_LIMIT:",
+                "                raise Deopt()", "            return _e[-1]",
                 f"        if _SM.tried(ctx.game.memo, {site}):", "            _sk = None"]
 
     def depth_can_run_out(self) -> bool:
@@ -407,7 +465,7 @@ class GeneratedModule:
         if i is not None:
             return i
         i = self._game_consts[id(node)] = len(self._refs)
-        self._refs.append((node, scope))
+        self._refs.append((node, scope.bind({n: None for n in params})))  # its locals, set around it
         unit = Unit(self, scope, params)
         unit.constant = True
         code = ExprEmitter(unit).dispatch(node)
@@ -415,14 +473,17 @@ class GeneratedModule:
         flat = " and ".join(f"type({x}) in _KEYABLE" for x in params.values())
         key = f"({i}{args}, )"
         bind = "".join(f"        B[{n!r}] = {x}\n" for n, x in params.items())
+        binds = "{" + ", ".join(f"{n!r}: {x}" for n, x in params.items()) + "}"
         lines = [self.comment(node, "the same for the same values of its locals"), f"def P{i}(ctx{args}):",
                  "    M = ctx.game.memo", f"    _k = {key} if {flat} else None", "    if _k in M:",
-                 "        return M[_k]", "    _c = ctx.cost", "    try:",
-                 *self.body(unit, code, "_v = {}"), "    except Exception:", "        ctx.cost = _c",
+                 "        return M[_k]", *CHARGED_HIT.format(key="('charged', _k)").split("\n"), "    _c = ctx.cost",
+                 "    try:", *self.body(unit, code, "_v = {}"), "    except Exception as _x:",
+                 *("        " + x for x in PASS_ON), "        ctx.cost = _c",
                  "        B = ctx.bindings", "        _saved = dict(B)", bind.rstrip("\n"),
                  "        try:", f"            _v = _refnode(ctx, {i})", "        finally:",
                  "            B.clear()", "            B.update(_saved)",
-                 "    if _k is not None and len(M) < MEMO_LIMIT:", "        M[_k] = _v", "    return _v"]
+                 "    if _k is not None and len(M) < MEMO_LIMIT:", f"        _keep(ctx, _k, _v, ctx.cost - _c, {i}, {binds})",
+                 "    return _v"]
         self.add("\n".join(line for line in lines if line), f"P{i}")
         return i
 
@@ -442,8 +503,10 @@ class GeneratedModule:
         unit = Unit(self, scope)
         unit.constant = True
         code = ExprEmitter(unit).dispatch(node)
-        lines = [self.comment(node, "the same throughout a game"), f"def G{i}(ctx):", "    _c = ctx.cost",
-                 "    try:", *self.body(unit, code, "_v = {}"), "    except Exception:", "        ctx.cost = _c",
-                 f"        _v = _refnode(ctx, {i})", f"    ctx.game.memo[{i}] = _v", "    return _v"]
+        lines = [self.comment(node, "the same throughout a game"), f"def G{i}(ctx):", "    M = ctx.game.memo",
+                 *CHARGED_HIT.format(key=f"('charged', {i})").split("\n"), "    _c = ctx.cost",
+                 "    try:", *self.body(unit, code, "_v = {}"), "    except Exception as _x:",
+                 *("        " + x for x in PASS_ON), "        ctx.cost = _c",
+                 f"        _v = _refnode(ctx, {i})", f"    _keep(ctx, {i}, _v, ctx.cost - _c, {i}, None)", "    return _v"]
         self.add("\n".join(lines), f"G{i}")
         return i

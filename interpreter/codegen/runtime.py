@@ -286,6 +286,11 @@ def from_reference(exc) -> bool:
     return getattr(exc, "meeple_reference", False)
 
 
+def answered(exc) -> bool:
+    """Has the reference already answered for a part inside (module.PASS_ON: passed up)?"""
+    return getattr(exc, "meeple_answered", False)
+
+
 # The names generated code may use, bound in every generated module's namespace.
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_as_seq": as_seq, "_unpacked": unpacked, "_truth": truth,
@@ -294,6 +299,6 @@ NAMES = {
     "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
-    "_dom": domain, "_unaffordable": unaffordable, "_from_reference": from_reference, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
+    "_dom": domain, "_unaffordable": unaffordable, "_from_reference": from_reference, "_answered": answered, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
     "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_NEW_SITE": _NEW_SITE, "_MemoSite": MemoSite, "_FLAT": frozenset({int, str, bool, type(None)}),
 }
