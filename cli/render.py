@@ -87,8 +87,12 @@ def label(game, name: str, lang: str | None, scope: str | None = None) -> str:
 def move_text(game, move, lang: str | None, state=None, viewer: int | None = None) -> str:
     """A move for people: its label and labelled parameters, then the text that can be
     typed when the labels changed anything.  Given the state it is played from and who
-    reads it, items that reader cannot see whole are named by their handles."""
-    name_item = game.namer(state, viewer).name if state is not None and viewer is not None else None
+    reads it, items that reader cannot see whole are named by their handles and what the
+    reader may not know of another's move is `?` (Game.seen_move)."""
+    name_item = None
+    if state is not None and viewer is not None:
+        move = game.seen_move(state, move, viewer)
+        name_item = game.namer(state, viewer).name
     typed = game.move_text(state, move, viewer) if name_item else str(move)
     name = label(game, move.action, lang, "action")
     raw = [(k, format_value(v, name_item)) for k, v in move.args]

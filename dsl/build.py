@@ -1,9 +1,9 @@
 """Located YAML -> Ruleset records.  Reports structure problems; never raises."""
 from __future__ import annotations
 
-import string
-
+import difflib
 import itertools
+import string
 
 from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_support import Reader
@@ -413,11 +413,34 @@ def build_action(r: Reader, name: str, value) -> ActionDecl | None:
             ks = node["cost"].key_spans.get(target)
             t = r.target(target, "the thing paid", ks)
             cost.append((t, r.expr(amount, "the amount", ks), ks))
-    return ActionDecl(name, params, require, cost, build_effects(r, node.get("effects")),
+    decl = ActionDecl(name, params, require, cost, build_effects(r, node.get("effects")),
                       build_flow(r, node.get("then"), "then"), node.span, rule_of(r, node),
                       r.string(node.get("label"), "label") or name,
                       r.string(node.get("description"), "description") or "",
                       r.boolean(node.get("then_required"), "then_required", node.span))
+    decl.secret = _secret(r, node, params)
+    return decl
+
+
+def _secret(r: Reader, node, params) -> bool | tuple:
+    """`secret: true` (the whole move) or the names of secret parameters, each checked."""
+    value = node.get("secret")
+    if value is None or value is False:
+        return False
+    where = value_span(node, "secret")
+    if node.get("then"):
+        r.error("S120", "a secret move cannot have 'then' steps: they would be played where the others "
+                "read them", where)
+    if value is True:
+        return True
+    names = tuple(str(n) for n in value) if isinstance(value, list) else ()
+    declared = {p for p, _, _ in params}
+    for n, span in zip(names, getattr(value, "item_spans", None) or [where] * len(names)):
+        if n not in declared:
+            close = difflib.get_close_matches(n, sorted(declared), n=1)
+            r.error("S119", f"'{n}' is not a parameter of this action" + (f"; did you mean '{close[0]}'?"
+                    if close else ""), span, suggestions=close)
+    return names
 
 
 def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:

@@ -186,6 +186,8 @@ def build_flow_node(r: Reader, value) -> FlowNode | None:
     elif kind == "chance":
         args["var"] = r.string(head, "the name bound to the outcome", span)
         args["from"] = r.expr(node.get("from"), "the possible outcomes", span)
+    if kind in ("chance", "for", "turns") and "seen_by" in node:
+        args["seen_by"] = r.expr(node["seen_by"], "the players who may know it", span)
     label = r.string(node.get("label"), "a label", span) if "label" in node else None
     if kind == "phase" and label is None:
         label = args.get("name")

@@ -165,6 +165,7 @@ class ActionDecl:
     label: str = ""
     description: str = ""
     then_required: bool = False  # offered only when its `then` reaches a decision
+    secret: bool | tuple = False  # True: the others read the move as "?"; names: those parameters as "?"
 
 
 @dataclass

@@ -137,6 +137,8 @@ def flow_sites(nodes: list[FlowNode], scope: Scope) -> Iterator[Site]:
             if a.get(key) is not None:
                 yield Site(a[key], scope, "list", f"the list of a '{n.kind}'")
             inner = scope.bind({a["var"]: _elem(a.get(key), scope)}) if a.get("var") else scope
+            if a.get("seen_by") is not None:
+                yield Site(a["seen_by"], inner, "list", "the players who may know it")
             yield from flow_sites(n.body, inner)
         elif n.kind == "if":
             if a.get("cond") is not None:
@@ -155,6 +157,8 @@ def flow_sites(nodes: list[FlowNode], scope: Scope) -> Iterator[Site]:
             if a.get("from") is not None:
                 yield Site(a["from"], scope, "list", "the outcomes of a chance step")
             scope = scope.bind({a["var"]: _elem(a.get("from"), scope)}) if a.get("var") else scope
+            if a.get("seen_by") is not None:
+                yield Site(a["seen_by"], scope, "list", "the players who may know it")
         else:
             yield from flow_sites(n.body, scope)
 

@@ -27,11 +27,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.functions import want_list
 from meeple.dsl.values import Item
 
 from . import rng as chance
+from .context import Ctx
 from .knowledge import WHOLE, Namer, _groups, handle_text
 from .state import State, from_plain
+from .views import seers
 
 
 class DeterminizeError(ValueError):
@@ -44,7 +48,7 @@ class Observation:
     player: int
     view: dict
     flow: dict  # pc, pending, over, ending, end_reason, phase, move_count, log
-    bookkeeping: dict  # the flow's own locals (`__...`), items named as the player names them
+    bookkeeping: dict  # the flow's locals but the draws hidden from the player, items named as the player names them
     backs: dict  # (zone, key) -> kinds of the items there the player does not see whole
 
     def __eq__(self, other):
@@ -88,8 +92,25 @@ def observe(game, state: State, player: int) -> Observation:
     flow = {"pc": state.pc, "pending": list(state.pending), "over": state.over, "ending": state.ending,
             "end_reason": state.end_reason, "phase": state.phase, "move_count": state.move_count,
             "log": list(state.log)}
-    bookkeeping = {k: namer.plain(v) for k, v in sorted(state.locals.items()) if k.startswith("__")}
+    hidden = hidden_draws(game, state, player)
+    bookkeeping = {k: namer.plain(v) for k, v in sorted(state.locals.items()) if k not in hidden}
     return Observation(player, game.view(state, player), flow, bookkeeping, backs)
+
+
+def hidden_draws(game, state: State, player: int) -> dict:
+    """name -> the chance point that drew it, for each outcome of a `chance` step in scope
+    where play waits that `player` may not know (its step's `seen_by` does not name them).
+    The rest of the flow's locals (loop variables, the flow's own bookkeeping) are where the
+    flow stands, which the table knows; items among them are named as the player names them."""
+    point = game.rules.points[state.pc]
+    if point.op not in ("decide", "chance"):  # over, and resting elsewhere: no scope to go by
+        return {name: None for name in game.rules.drawn_names if name in state.locals}
+    out = {}
+    for name, (seen, drawn) in point.in_scope.items():
+        if drawn is not None and name in state.locals and \
+                (seen is None or player not in seers(game, state, seen, point)):
+            out[name] = drawn
+    return out
 
 
 def determinize(game, seen: Observation, rng) -> State:
@@ -150,10 +171,26 @@ class _Builder:
         self.decode = decode
         state.props = self._props(dealt)
         state.vars = self._vars()
-        view = self.seen.view
-        state.locals = {k: self.decode(v) for k, v in {**view["locals"], **self.seen.bookkeeping}.items()}
+        state.locals = {k: self.decode(v) for k, v in self.seen.bookkeeping.items()}
         self._mark_seen(state, named)
+        self._draw_hidden(state)
         return state
+
+    def _draw_hidden(self, state: State) -> None:
+        """The outcomes of chance steps in scope that the player may not know, drawn again
+        from what each step could have drawn (worked out in the sampled state)."""
+        point = self.rules.points[state.pc]
+        for name, (_, drawn) in point.in_scope.items():
+            if drawn is None or name in state.locals:
+                continue
+            ctx = Ctx(self.game, state)
+            ctx.bindings = dict(state.locals)
+            try:
+                outcomes = want_list(drawn.fn(ctx), "the outcomes of a chance step")
+            except EvalError:
+                continue  # not drawable in this sample: the name stays unbound, as before its step
+            if outcomes:
+                state.locals[name] = outcomes[self.rng.randrange(len(outcomes))]
 
     # -- zones ------------------------------------------------------------------------------
     def _read_zones(self):

@@ -28,9 +28,10 @@ LOOP_STEP = 14  # assign: var = bindings[var] + 1
 LOOP_ZERO = 15  # assign: var = 0
 COUNT_TEST = 16  # branch: bindings[index] > 0
 COUNT_DOWN = 17  # assign: var = bindings[var] - 1
+DROP = 18  # the names a scope bound (`names`), gone as it ends
 CODES = {"decide": DECIDE, "exec": EXEC, "assign": ASSIGN, "branch": BRANCH, "phase": PHASE,
          "checkpoint": CHECKPOINT, "sim_start": SIM_START, "respond_start": RESPOND_START, "chance": CHANCE,
-         "restore": RESTORE, "nop": NOP, "end": END}
+         "restore": RESTORE, "nop": NOP, "end": END, "drop": DROP}
 
 
 class Point:
@@ -41,11 +42,15 @@ class Point:
     deciding player and `player_const` is that player when it is fixed, so finding
     who decides needs no context (`player_fn` computes the same).  `source` is what
     `fn` was compiled from (an expression, or an `effects` step's list of effects), for
-    back ends that write the point's code themselves (codegen/fused.py)."""
+    back ends that write the point's code themselves (codegen/fused.py).  At a decision,
+    `in_scope` lists the names flow steps have bound there: name -> (the compiled `seen_by`
+    of the step that bound it, or None: nobody may know it; the `chance` point that drew
+    it, or None), which views and observations read (views.py, determinize.py)."""
 
     __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
                  "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase",
-                 "code", "seq", "index", "player_var", "player_const", "source", "player_source")
+                 "code", "seq", "index", "player_var", "player_const", "source", "player_source",
+                 "names", "in_scope", "seen")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
@@ -54,6 +59,7 @@ class Point:
         self.name = self.kind = self.label = self.var = self.turn_var = None
         self.seq = self.index = self.player_var = self.player_const = self.source = self.player_source = None
         self.actions, self.cont, self.then_points = (), {}, {}
+        self.names, self.in_scope, self.seen = (), {}, None
         self.allow_pass = False
         self.span = self.rule = None
         self.phase = ""
@@ -66,6 +72,9 @@ class FlowBuilder:
         self.rules = rules
         self.points: list[Point] = []
         self.graph = nx.DiGraph()
+        self.frames: dict = {}  # id(scope) -> (scope, name it binds, seen_by or None, chance node or None)
+        self.drawn: dict = {}  # id(chance node) -> its point
+        self.seen_by: dict = {}  # id(flow node) -> its compiled `seen_by`, or None
 
     def add(self, op, **kw) -> Point:
         p = Point(len(self.points), op, **kw)
@@ -76,17 +85,43 @@ class FlowBuilder:
     def build(self, flow, scope) -> int:
         end = self.add("end")
         start = self.seq(flow, scope, end.id, turn_var=None, phase="")
+        for p in self.points:  # the chance steps were compiled after the decisions they bind names for
+            p.in_scope = {name: (seen, self.drawn[id(node)] if node is not None else None)
+                          for name, (seen, node) in p.in_scope.items()}
         self._export()
         return start
 
+    def bind(self, scope, node, name: str, kind=None):
+        """`scope` with the name a flow step binds, remembered with who may know its value."""
+        inner = scope.bind({name: kind})
+        seen = node.args.get("seen_by")
+        seen_fn = self.rules.expr(seen, inner) if seen is not None else None
+        self.frames[id(inner)] = (inner, name, seen_fn, node if node.kind == "chance" else None)
+        self.seen_by[id(node)] = seen_fn
+        return inner
+
+    def in_scope(self, scope) -> dict:
+        """name -> (seen_by, chance node) of each name flow steps bound in `scope`."""
+        out = {}
+        while scope is not None:
+            frame = self.frames.get(id(scope))
+            if frame is not None and frame[1] not in out:
+                out[frame[1]] = frame[2:]
+            scope = scope.parent
+        return out
+
     def seq(self, nodes, scope, k: int, turn_var, phase) -> int:
         # A chance step binds its outcome for the steps after it, so scopes are
-        # worked out forwards before the steps are compiled backwards.
-        scopes = []
+        # worked out forwards before the steps are compiled backwards; the names end
+        # with the list (a `drop` point before what follows it).
+        scopes, drawn = [], []
         for node in nodes:
             scopes.append(scope)
             if node.kind == "chance" and node.args.get("var"):
-                scope = scope.bind({node.args["var"]: None})
+                scope = self.bind(scope, node, node.args["var"])
+                drawn.append(node.args["var"])
+        if drawn:
+            k = self.add("drop", names=tuple(drawn), next=k, phase=phase).id
         for node, node_scope in zip(reversed(nodes), reversed(scopes)):
             k = self.one(node, node_scope, k, turn_var, phase)
         return k
@@ -117,7 +152,8 @@ class FlowBuilder:
         if "times" in a:
             counter = f"__loop{len(self.points)}"
             times = self.rules.expr(a["times"], scope)
-            test = self.add("branch", fn=lambda ctx: ctx.bindings[counter] > 0, alt=k, span=node.span,
+            done = self.add("drop", names=(counter,), next=k, phase=phase)
+            test = self.add("branch", fn=lambda ctx: ctx.bindings[counter] > 0, alt=done.id, span=node.span,
                             phase=phase, code=COUNT_TEST, index=counter)
             dec = self.add("assign", var=counter, fn=lambda ctx: ctx.bindings[counter] - 1, phase=phase,
                            code=COUNT_DOWN)
@@ -139,8 +175,9 @@ class FlowBuilder:
         tag = len(self.points)
         lst, idx = f"__list{tag}", f"__index{tag}"
         domain = self.rules.expr(domain_expr, scope)
-        inner = scope.bind({var: INT if node.kind == "turns" else None})
-        test = self.add("branch", fn=lambda ctx: ctx.bindings[idx] < len(ctx.bindings[lst]), alt=k,
+        inner = self.bind(scope, node, var, INT if node.kind == "turns" else None)
+        done = self.add("drop", names=(var, lst, idx), next=k, phase=phase)
+        test = self.add("branch", fn=lambda ctx: ctx.bindings[idx] < len(ctx.bindings[lst]), alt=done.id,
                         span=node.span, phase=phase, code=LOOP_TEST, index=idx, seq=lst)
         step = self.add("assign", var=idx, fn=lambda ctx: ctx.bindings[idx] + 1, phase=phase, code=LOOP_STEP)
         bind = self.add("assign", var=var, fn=lambda ctx: ctx.bindings[lst][ctx.bindings[idx]],
@@ -160,7 +197,7 @@ class FlowBuilder:
     def _decide(self, node, scope, k, turn_var, phase, kind):
         names = [n for n, _ in node.args["actions"] if n]
         point = self.add("decide", kind=kind, next=k, span=node.span, rule=node.rule, phase=phase,
-                         turn_var=turn_var, label=node.label)
+                         turn_var=turn_var, label=node.label, in_scope=self.in_scope(scope))
         point.actions = tuple(n for n in names if n != "pass")
         point.allow_pass = bool(node.args.get("pass")) or "pass" in names
         if kind == "choose":
@@ -212,9 +249,12 @@ class FlowBuilder:
                         phase=phase).id
 
     def f_chance(self, node, scope, k, turn_var, phase):
-        return self.add("chance", var=node.args["var"], fn=self.rules.expr(node.args["from"], scope),
-                        source=node.args["from"], next=k,
-                        span=node.span, rule=node.rule, phase=phase).id
+        point = self.add("chance", var=node.args["var"], fn=self.rules.expr(node.args["from"], scope),
+                         source=node.args["from"], next=k, span=node.span, rule=node.rule, phase=phase,
+                         in_scope=self.in_scope(scope),  # where play waits when chance is explicit
+                         seen=self.seen_by.get(id(node)))  # who may know what it draws
+        self.drawn[id(node)] = point
+        return point.id
 
     # -- export ------------------------------------------------------------------
     def _export(self):

@@ -20,13 +20,13 @@ from meeple.dsl.values import Item
 
 from . import rng
 from .context import Ctx, RuleError
-from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, END,
-                        EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE,
-                        SIM_START)
+from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
+                        END, EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from .knowledge import WHOLE, Namer
-from .moves import PASS, IllegalMove, Move, Rejection, canonical_text, move_text
+from .moves import PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State
+from .views import seers
 from .store import pay_costs
 
 STEP_LIMIT = 100_000
@@ -401,10 +401,32 @@ class Game:
 
     def move_text(self, state: State, move: Move, viewer: int) -> str:
         """The move as `viewer` may read it in `state` (the state it is played from):
-        items that viewer cannot see whole are named by their handles."""
+        items that viewer cannot see whole are named by their handles, and what viewer may
+        not know of another's move (a secret, a draw out of their sight) is `?`."""
+        move = self.seen_move(state, move, viewer)
         if not self.rules.may_hide:
             return str(move)
         return move_text(move, Namer(self, state, viewer).name)
+
+    def seen_move(self, state: State, move: Move, viewer: int) -> Move:
+        """`move` as `viewer` may know it, played from `state`: a secret action of another
+        player as `?`, its secret parameters as UNKNOWN; a chance draw whose step's
+        `seen_by` does not name the viewer with the value UNKNOWN.  Every text and screen
+        that tells a player about a move starts from this."""
+        if move.player == viewer:
+            return move
+        if move.player == CHANCE:
+            point = self.rules.points[state.pc]
+            seen = point.seen if point.code == CHANCE_STEP else None
+            if seen is not None and viewer in seers(self, state, seen, point):
+                return move
+            return Move(CHANCE, move.action, tuple((k, UNKNOWN) for k, _ in move.args))
+        secret = self.rules.secret.get(move.action)
+        if not secret:
+            return move
+        if secret is True:
+            return Move(move.player, "?", ())
+        return Move(move.player, move.action, tuple((k, UNKNOWN if k in secret else v) for k, v in move.args))
 
     def chance_outcomes(self, state: State) -> list:
         """At an explicit chance point: each distinct outcome with its probability."""
@@ -646,6 +668,12 @@ class Game:
             try:
                 if code >= LOOP_TEST:
                     b = ctx.bindings
+                    if code == DROP:  # the names a scope bound end with it
+                        for name in point.names:
+                            state.locals.pop(name, None)
+                            b.pop(name, None)
+                        state.pc = point.next
+                        continue
                     if code == LOOP_TEST:
                         state.pc = point.next if (b[point.index] < len(b[point.seq])) is True else point.alt
                         continue

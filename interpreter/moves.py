@@ -18,8 +18,23 @@ from .store import read_in
 _BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 
+class Unknown:
+    """What a reader of another player's move sees in place of a value they may not know:
+    a secret parameter, or what a chance step drew out of their sight (Game.seen_move)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
 def format_value(v, name_item=None) -> str:
     """A value in move text; `name_item` names items as one player may (knowledge.Namer)."""
+    if v is UNKNOWN:
+        return "?"
     if isinstance(v, Item):
         return v.id if name_item is None else name_item(v)
     if isinstance(v, bool):

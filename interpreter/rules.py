@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 import networkx as nx
 
+from meeple.dsl.checks.flow import all_flow_nodes
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.model import Effect, Ruleset
@@ -69,12 +70,17 @@ class Rules:
         # (a game without items has nothing whose identity could leak).
         self.sides = {k.name: Sides(k.sides, k.fields) for k in rs.components.values() if k.sides}
         self.may_hide = bool(self.items)
+        # action -> True (the whole move) or the names of its secret parameters (Game.seen_move)
+        self.secret = {name: a.secret for name, a in rs.actions.items() if a.secret}
+        # the names `chance` steps bind: what they draw is nobody's to know unless a step says
+        self.drawn_names = frozenset(n.args["var"] for n in all_flow_nodes(rs) if n.kind == "chance")
         self.zone_order = tuple(rs.zones)
         # Whether players can know different things at all (the CLI hands the seat over
         # between humans only then).
         self.hides_information = bool(self.sides) or any(
             z.visibility != "all" or z.face == "down" for z in rs.zones.values()) or any(
-            v.visibility != "all" for v in rs.variables.values()) or _reveals_or_flips(rs)
+            v.visibility != "all" for v in rs.variables.values()) or _reveals_or_flips(rs) or bool(self.secret) or \
+            any(n.kind == "chance" for n in all_flow_nodes(rs))  # what a chance step draws is private
         self.boards = {name: self._board(b) for name, b in rs.boards.items()}
         self.effects = EffectCompiler(self)
         self.triggers = []

@@ -394,6 +394,8 @@ def _edges(rules, p, here):
         return out
     if op == "branch":
         return [(p.next, here), (p.alt, here)]
+    if op == "drop":  # the names a scope bound end with it
+        return [(p.next, here - set(p.names))]
     if op == "end":
         return []
     return [(p.next, here)]

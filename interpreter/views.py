@@ -1,6 +1,8 @@
 """What one player may know.  Hidden information is absent from the view,
 not merely left unprinted: a bot or a network client given a view cannot
-peek.  The generator's state is never in a view (it would reveal the future).
+peek.  The generator's state is never in a view (it would reveal the future),
+nor is a name a flow step bound (a die a `chance` step rolled, a loop's
+variable) unless that step's `seen_by` names the player.
 
 Every item is named through `knowledge.Namer`: by its id only when the viewer
 sees it whole, otherwise as "?" (nothing shows) or as the fields of its visible
@@ -8,6 +10,10 @@ side, so an id that encodes a hidden side never reaches the view.
 """
 from __future__ import annotations
 
+from meeple.dsl.eval_errors import EvalError
+from meeple.dsl.functions import want_list
+
+from .context import Ctx, RuleError
 from .knowledge import SIDE, WHOLE, Namer
 
 
@@ -68,12 +74,33 @@ def player_view(game, state, viewer: int) -> dict:
         "vars": out_vars,
         "zones": zones,
         "props": props,
-        "locals": {k: namer.plain(v) for k, v in sorted(state.locals.items()) if not k.startswith("__")},
+        "locals": {name: namer.plain(state.locals[name]) for name in sorted(seen_locals(game, state, viewer))},
         "log": list(state.log[-20:]),
     }
 
 
 
+
+
+def seen_locals(game, state, viewer: int) -> set:
+    """The names bound by flow steps where play waits that `viewer` may know: those whose
+    step says `seen_by` and lists the viewer."""
+    point = game.rules.points[state.pc]
+    out = set()
+    for name, (seen, _) in point.in_scope.items():
+        if seen is not None and name in state.locals and viewer in seers(game, state, seen, point):
+            out.add(name)
+    return out
+
+
+def seers(game, state, seen, point) -> tuple:
+    """The players a `seen_by` names, worked out where play waits."""
+    ctx = Ctx(game, state)
+    ctx.bindings = dict(state.locals)
+    try:
+        return tuple(want_list(seen(ctx), "the players of 'seen_by'"))
+    except EvalError as exc:
+        raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
 
 
 def summary(view: dict, limit: int = 400) -> str:

@@ -79,8 +79,11 @@ def test_items_in_variables_and_locals_are_named_as_the_viewer_may():
     s = game.apply(game.new_state(1), "take(page=stack@0)")
     page = s.zones["hand"][0][0]
     s.locals = {**s.locals, "chosen": page}  # as an open sub-decision would hold it
-    assert game.view(s, 0)["locals"]["chosen"] == {"$item": page.id}
-    assert game.view(s, 1)["locals"]["chosen"] == {"$hidden": "hand[0]@0"}
+    # A view shows no flow names unless their step says `seen_by`; a bot's observation
+    # holds where the flow stands, items named as its player names them.
+    assert "chosen" not in game.view(s, 0)["locals"]
+    assert game.observe(s, 0).bookkeeping["chosen"] == {"$item": page.id}
+    assert game.observe(s, 1).bookkeeping["chosen"] == {"$hidden": "hand[0]@0"}
 
 
 def _naive_view(game, state, viewer):

@@ -116,7 +116,7 @@ def test_a_file_that_is_not_records_is_refused_in_one_line(tmp_path):
 def test_graphs_are_drawn_to_svg_without_graphviz(tmp_path):
     flow = meeple("graph", "nim", "--flow", "-f", "svg")
     assert flow.returncode == 0 and flow.stdout.lstrip().startswith("<?xml") and "<svg" in flow.stdout
-    assert ">5: choose: take<" in flow.stdout
+    assert ">6: choose: take<" in flow.stdout
     states = meeple("graph", "nim", "--states", "--depth", "2", "--option", "heaps=[1,2]", "-f", "svg",
                     "-o", tmp_path / "s.svg")
     assert states.returncode == 0, states.stderr

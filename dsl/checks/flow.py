@@ -72,6 +72,36 @@ def check_then_required(rs: Ruleset) -> Iterator[Diagnostic]:
             yield Diagnostic("F510", f"action '{name}' has 'then_required' but no 'then' steps", a.span)
 
 
+def check_flow_names(rs: Ruleset) -> Iterator[Diagnostic]:
+    """A name a flow step binds (`for`, `turns`, `chance`) ends with the step's scope, so
+    a step may not bind a name an enclosing step (or, in an action's `then`, the action)
+    has bound: ending the inner one would end the outer one too."""
+    yield from _bound_twice(rs, rs.flow, frozenset(), frozenset())
+
+
+def _bound_twice(rs: Ruleset, nodes: list[FlowNode], bound: frozenset, within: frozenset) -> Iterator[Diagnostic]:
+    """`within`: the actions whose `then` steps these are (a cycle among them is F509)."""
+    for n in nodes:
+        var = n.args.get("var") if n.kind in ("for", "turns", "chance") else None
+        if var and var in bound:
+            yield Diagnostic("F511", f"'{var}' is already bound here by an enclosing step; a step's name ends with "
+                             f"its scope, so give this one another name" +
+                             (" (with 'as:')" if n.kind == "turns" else ""), n.span, rule=n.rule)
+        if n.kind == "chance" and var:
+            bound = bound | {var}  # for the steps after it in the same list
+        elif n.kind in ("for", "turns"):
+            yield from _bound_twice(rs, n.body, bound | {var} if var else bound, within)
+        elif n.kind in DECISIONS:
+            for name, _ in n.args.get("actions", ()):
+                action = rs.actions.get(name)
+                if action is not None and action.then and name not in within:
+                    params = {"player", *(p for p, _, _ in action.params)}
+                    yield from _bound_twice(rs, action.then, bound | params, within | {name})
+        else:
+            yield from _bound_twice(rs, n.body, bound, within)
+            yield from _bound_twice(rs, n.orelse, bound, within)
+
+
 def _labels(rs: Ruleset) -> dict:
     return {n.label: n for n in all_flow_nodes(rs) if n.label}
 
@@ -133,4 +163,4 @@ def check_flow_present(rs: Ruleset) -> Iterator[Diagnostic]:
 
 
 PASSES = [check_action_references, check_recursive_actions, check_then_required, check_labels,
-          check_unreachable, check_actions_offered, check_flow_present]
+          check_unreachable, check_actions_offered, check_flow_present, check_flow_names]

@@ -217,6 +217,8 @@ EFFECT = Keyworded("an effect", (
 
 # -- flow --------------------------------------------------------------------
 
+SEEN_BY = Key("seen_by", Expression(), doc="the players who may know the value the step binds (default: nobody)")
+
 ACTION_NAMES = OneOf((NAME, ListOf(NAME, label="a list of action names")),
                      label="an action name or a list of them")
 
@@ -227,11 +229,11 @@ FLOW_STEP = Keyworded("a flow step", (
                             Key("times", Expression(), doc="repeat this many times")), "repeats steps",
             at_most_one=(("while", "until", "times"),)),
     Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
-                          Key("do", STEPS, True, "steps run for each element")),
+                          Key("do", STEPS, True, "steps run for each element"), SEEN_BY),
             "runs steps for each element of a list"),
     Variant("turns", Expression(label="the players, in order"),
             (Key("as", NAME, doc="the name bound to the player (default player)"),
-             Key("do", STEPS, True, "the steps of each turn")), "runs steps once for each player"),
+             Key("do", STEPS, True, "the steps of each turn"), SEEN_BY), "runs steps once for each player"),
     Variant("choose", ACTION_NAMES, (Key("player", Expression(), doc="the deciding player"),
                                      Key("pass", Boolean(), doc="also offer the move pass")),
             "one player picks one move"),
@@ -243,7 +245,7 @@ FLOW_STEP = Keyworded("a flow step", (
     Variant("if", Expression(label="a condition"), (Key("then", STEPS, True, "steps run when it holds"),
                                                      Key("else", STEPS, doc="steps run otherwise")),
             "runs steps conditionally"),
-    Variant("chance", NAME, (Key("from", Expression(), True, "the equally likely outcomes"),),
+    Variant("chance", NAME, (Key("from", Expression(), True, "the equally likely outcomes"), SEEN_BY),
             "draws a random outcome"),
 ), common=(Key("label", NAME, doc="a name for end rules' after"), RULE,
            Key("name", Text(), doc="free text, ignored")))
@@ -269,6 +271,9 @@ ACTION = Record("an action", (
     Key("label", Text(), doc="a display name"),
     DESCRIPTION,
     Key("then_required", Boolean(), doc="offered only when its then reaches a possible decision"),
+    Key("secret", OneOf((Boolean(), ListOf(NAME, label="a list of parameter names")),
+                        label="true or a list of parameter names"),
+        doc="hidden from the other players: true, the whole move; a list, those parameters"),
 ))
 
 TRIGGER = Record("a trigger", (

@@ -33,7 +33,7 @@ from meeple.dsl.functions import MAX_LIST, MAX_STR, SCAN_FREE, board_adjacency, 
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC,
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
                          LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
@@ -46,10 +46,10 @@ from .safe_source import UnsafeSource, ident
 from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
                           pair_loop, plain as _plain, PropColumn, take_anywhere)
 
-_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE}  # one successor: followed in line
+_STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE, DROP}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
 _FLOW_POINTS = {DECIDE, ASSIGN, BRANCH, NOP, END, LOOP_TEST, LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN,
-                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START, RESTORE}
+                CHANCE, EXEC, SIM_START, CHECKPOINT, PHASE, RESPOND_START, RESTORE, DROP}
 
 LIMIT = 10 ** 18  # the language's ints (dsl/functions.py check_int)
 # Expressions here are not charged step by step as the reference charges them; only

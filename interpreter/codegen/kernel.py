@@ -34,7 +34,7 @@ from meeple.dsl.functions import want_list
 
 from .. import rng
 from ..context import Ctx
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, END, EXEC,
+from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
                          LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from ..moves import requirement_levels
 from ..store import pay_costs
@@ -162,6 +162,8 @@ class _KernelWriter:
                     "if not outcomes:", "    raise _KernelStop()",
                     "state.rng, i = _rng_below(state.rng, len(outcomes))",
                     f"L[{p.var!r}] = outcomes[i]", f"pc = {p.next}"]
+        if code == DROP:
+            return [f"L.pop({name!r}, None)" for name in p.names] + [f"pc = {p.next}"]
         if code == RESTORE:
             return [f"for entry in L.pop({p.var!r}):", "    if len(entry) == 2:", "        L[entry[0]] = entry[1]",
                     "    else:", "        L.pop(entry[0], None)", f"pc = {p.next}"]
@@ -246,4 +248,4 @@ class _KernelWriter:
 
 
 _RUN = {DECIDE, EXEC, ASSIGN, BRANCH, PHASE, CHECKPOINT, SIM_START, RESPOND_START, RESTORE, NOP, END, LOOP_TEST,
-        LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN}
+        LOOP_BIND, LOOP_STEP, LOOP_ZERO, COUNT_TEST, COUNT_DOWN, DROP}

@@ -1,0 +1,211 @@
+"""The generic leak test: histories a player cannot tell apart must look the same to them.
+
+For a player p, a history is mirrored by another that p cannot tell from it by what the
+declarations let p know: it starts from the real opening with the items hidden from p
+exchanged among the places p cannot see (view_support.perturb), and follows the real
+history move by move, each other player's move (or chance outcome, chance being
+explicit) replaced by a random one that p reads the same (`reading`, which names items
+by what p sees of them, not by their handles), p's own moves kept.  As long as what the
+declarations show p (`fingerprint`, worked out from the declarations and
+knowledge.Namer's sight, not from views.py) is the same in both, everything made for p
+must be the same: the view, the texts of p's legal moves and of the move played as p
+reads it, the observation tensor of the adapters.  Where the fingerprints part (a hidden
+draw became visible), the views must part too, and the mirror ends.
+
+So a die a `chance` step rolled and stored in an owner-only variable, a secret bid, a
+card dealt into another's hand, and the position an item was dealt from are all put to
+the test, in any ruleset, with nothing known about it beforehand.
+"""
+from __future__ import annotations
+
+import random
+
+from meeple.dsl.values import Item
+from meeple.interpreter.game import CHANCE
+from meeple.interpreter.knowledge import WHOLE, Namer
+from meeple.interpreter.views import seen_locals, seers
+
+from view_support import perturb
+
+
+class Leak(AssertionError):
+    pass
+
+
+def _look(namer, item: Item):
+    """An item as p tells it apart: its id when seen whole, else what shows of it and where
+    it lies (the table sees where a card is taken from, if not which card it is)."""
+    if namer.sight(item) == WHOLE:
+        return ("item", item.id)
+    return ("hidden", item.kind, tuple(sorted(namer.face(item).items())), namer.where.get(item.id))
+
+
+def _value(namer, value):
+    if isinstance(value, Item):
+        return _look(namer, value)
+    if isinstance(value, (tuple, list)):
+        return tuple(_value(namer, v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted(((repr(_value(namer, k)), _value(namer, v)) for k, v in value.items()), key=repr))
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted((_value(namer, v) for v in value), key=repr))
+    return value
+
+
+def fingerprint(game, state, p) -> tuple:
+    """What the declarations let p know of `state`, made from them and from which items p
+    sees (knowledge.Namer.sight), never from the view under test."""
+    rules, namer = game.rules, Namer(game, state, p)
+    out = [state.phase, tuple(game.current_players(state)), state.over, tuple(state.log[-20:])]
+    for name, decl in rules.variables.items():
+        value = state.vars[name]
+        if decl.visibility == "none":
+            continue
+        if decl.visibility == "owner" and decl.per == "player":
+            value = value[p]
+        out.append((name, _value(namer, value)))
+    for name, decl in rules.zones.items():
+        groups = state.zones[name]
+        if decl.per is None:
+            groups = {None: groups}
+        elif decl.per == "player":
+            groups = dict(enumerate(groups))
+        for key, group in sorted(groups.items(), key=lambda kv: repr(kv[0])):
+            hidden = decl.visibility == "none" or (decl.visibility == "owner" and key != p)
+            if hidden:
+                seen = sorted(i.id for i in group if p in (state.props.get(i.id, {}).get("seen_by") or ()))
+                out.append((name, key, len(group), tuple(seen)))
+            elif decl.visibility == "top":
+                out.append((name, key, len(group), _look(namer, group[0]) if group else None))
+            else:
+                looks = [_look(namer, i) for i in group]
+                out.append((name, key, tuple(sorted(looks, key=repr)) if decl.kind == "bag" else tuple(looks)))
+    for item_id, props in sorted(state.props.items()):
+        public = {k: v for k, v in props.items() if k != "seen_by"}
+        if public and namer.sight(rules.items[item_id]) == WHOLE:
+            out.append((item_id, _value(namer, public)))
+    for name in sorted(seen_locals(game, state, p)):
+        out.append(("local", name, _value(namer, state.locals[name])))
+    return tuple(out)
+
+
+def reading(game, state, move, p):
+    """How the declarations let p read `move` played from `state`: another's secret action
+    as "?" and its secret parameters as "?", a draw of a `chance` step whose `seen_by` does
+    not name p as "?", and each item as p tells it apart rather than by its handle.
+    Made from the declarations, not from Game.seen_move, which is under test."""
+    namer = Namer(game, state, p)
+    if move.player == p:
+        return move.player, move.action, tuple((k, _value(namer, v)) for k, v in move.args)
+    if move.player == CHANCE:
+        point = game.rules.points[state.pc]
+        seen = point.seen is not None and p in seers(game, state, point.seen, point)
+        return CHANCE, move.action, tuple((k, _value(namer, v) if seen else "?") for k, v in move.args)
+    secret = game.rules.ruleset.actions[move.action].secret if move.action in game.rules.ruleset.actions else False
+    if secret is True:
+        return move.player, "?", ()
+    return move.player, move.action, tuple((k, "?" if secret and k in secret else _value(namer, v))
+                                          for k, v in move.args)
+
+
+def _moves(game, state):
+    if game.current_players(state) == (CHANCE,):
+        return [m for m, _ in game.chance_outcomes(state)]
+    return list(game.legal_moves(state))
+
+
+def random_history(game, seed: int, rnd, limit: int) -> list:
+    """(state, move) pairs of one random game with chance explicit, cut at `limit` moves."""
+    state, out = game.new_state(seed), []
+    while not game.is_terminal(state) and len(out) < limit:
+        moves = _moves(game, state)
+        if not moves:
+            break
+        move = moves[rnd.randrange(len(moves))]
+        out.append((state, move))
+        state = game.apply(state, move)
+    out.append((state, None))
+    return out
+
+
+def compare(game, real, alt, p, extra=()) -> None:
+    """Everything made for p from two states p cannot tell apart must be the same."""
+    a, b = game.view(real, p), game.view(alt, p)
+    if a != b:
+        raise Leak(f"p{p}'s view tells apart what p may not: {_first_difference(a, b)}")
+    if p in game.current_players(real):
+        texts = sorted(game.move_text(real, m, p) for m in game.legal_moves(real) if m.player == p)
+        twins = sorted(game.move_text(alt, m, p) for m in game.legal_moves(alt) if m.player == p)
+        if texts != twins:
+            raise Leak(f"p{p}'s move texts tell apart what p may not: {sorted(set(texts) ^ set(twins))[:4]}")
+    for made in extra:
+        if not _same(made(real, p), made(alt, p)):
+            raise Leak(f"p{p}'s {getattr(made, '__name__', 'input')} tells apart what p may not")
+
+
+def _same(x, y) -> bool:
+    try:
+        return bool((x == y).all())  # numpy arrays
+    except AttributeError:
+        return x == y
+
+
+def _first_difference(a, b, path="view"):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    return f"{path}: {a!r} != {b!r}"
+
+
+def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int:
+    """Follow `history` with a twin p cannot tell apart, checking each step (module
+    docstring); the number of steps followed (where the twin stayed the same to p).
+    Of the moves p reads as the real one, the twin takes one that keeps it looking the
+    same to p where there is one (a draw that the table then sees is drawn alike)."""
+    real0 = history[0][0]
+    alt = perturb(game, real0, p, rnd)[0] if swap else real0.copy()
+    alt.rng = real0.rng  # the draws still to come are the real ones unless chance is explicit
+    for i, (real, move) in enumerate(history):
+        compare(game, real, alt, p, extra)
+        if move is None:
+            return i
+        want, text = reading(game, real, move, p), game.move_text(real, move, p)
+        twins = [m for m in _moves(game, alt) if m.player == move.player and reading(game, alt, m, p) == want]
+        if not twins:
+            return i  # the others' choices here depend on what p cannot see
+        rnd.shuffle(twins)
+        after = history[i + 1][0]
+        goal = fingerprint(game, after, p)
+        for twin in twins:
+            if game.move_text(alt, twin, p) != text:
+                raise Leak(f"p{p} reads the move {move} as {text!r}, and {twin} that p may not tell from it "
+                           f"as {game.move_text(alt, twin, p)!r}")
+            nxt = game.apply(alt, twin)
+            if fingerprint(game, nxt, p) == goal:
+                alt = nxt
+                break
+        else:  # whatever the twin does, p now sees a difference: p's view must show it
+            if game.view(nxt, p) == game.view(after, p):
+                raise Leak(f"after {i + 1} moves p{p}'s view hides a difference the declarations show")
+            return i + 1
+    return len(history)
+
+
+def check_no_leaks(game, seeds, limit: int = 200, extra=()) -> int:
+    """The mirror test for every player over one random history per seed, chance explicit,
+    three times: from the start with the hidden items as they are (so that the others'
+    secret choices and the draws p does not see are what differs), from the start with
+    them exchanged, and from the middle with them exchanged.  The total number of steps
+    followed (to tell a test that mirrors nothing)."""
+    game.explicit_chance = True
+    total = 0
+    for seed in seeds:
+        history = random_history(game, seed, random.Random(seed), limit)
+        middle = len(history) // 2
+        for p in range(game.player_count):
+            rnd = random.Random(seed * 31 + p)
+            total += mirror(game, history, p, rnd, extra, swap=False)
+            total += mirror(game, history, p, rnd, extra)
+            total += mirror(game, history[middle:], p, rnd, extra)
+    return total

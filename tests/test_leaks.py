@@ -1,0 +1,86 @@
+"""What a player may know, tested on every ruleset with hidden information: histories a
+player cannot tell apart by the declarations look the same to them in their view, their
+move texts, the adapters' observation tensor and the bots' observation (leak_support.py),
+on both back ends.  The fixtures are the two leaks of issue 41 written as an author would
+(a die rolled by a `chance` step kept in an owner-only variable; cards dealt with a
+`chance` step in a loop) and a game of secret bids; the last tests show the check fails
+where the engine leaks."""
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+
+from leak_support import Leak, check_no_leaks
+from meeple.adapters.observation import ObservationLayout
+from meeple.interpreter import list_rulesets, load_game, views
+from meeple.interpreter import game as game_module
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "leaks"
+RULESETS = [*list_rulesets(), str(ROOT / "examples" / "high-card"), *sorted(glob.glob(str(ROOT / "tests/games/*"))),
+            *sorted(str(p) for p in FIXTURES.glob("*.yaml"))]
+
+
+def _cases():
+    for name in RULESETS:
+        game = load_game(name)
+        if not game.hides_information:
+            continue
+        info = game.rules.ruleset.game
+        for players in sorted({info.min_players, info.max_players}):
+            for backend in ("reference", "compiled"):
+                yield pytest.param(name, players, backend, id=f"{Path(name).stem}-{players}p-{backend}")
+
+
+def _extra(game):
+    layout = ObservationLayout(game)
+
+    def tensor(state, p):
+        return layout.tensor(state, p)
+
+    def observation(state, p):
+        return game.observe(state, p).to_data()
+    return tensor, observation
+
+
+@pytest.mark.parametrize("name, players, backend", list(_cases()))
+def test_histories_a_player_cannot_tell_apart_look_the_same_to_them(name, players, backend):
+    game = load_game(name, players, backend=backend)
+    followed = check_no_leaks(game, range(2), limit=80, extra=_extra(game))
+    assert followed >= 10, "the mirrored histories hardly got started: the test tested nothing"
+
+
+def test_a_die_in_an_owner_only_variable_stays_its_owners():
+    game = load_game(FIXTURES / "dice_duel.yaml")
+    state = game.new_state(3)
+    assert state.locals["r0"] != 0 and game.view(state, 1)["locals"] == {}
+    assert game.view(state, 1)["vars"]["die"] == {"1": state.vars["die"][1]}
+
+
+def test_a_chance_name_ends_with_its_list():
+    game = load_game(FIXTURES / "deal_in_loop.yaml")
+    state = game.new_state(3)
+    assert not {"c", "k", "p"} & set(state.locals)  # bound in the deal's loops, which are over
+
+
+def test_a_secret_parameter_is_a_question_mark_to_the_others():
+    game = load_game(FIXTURES / "sealed_bid.yaml")
+    state = game.new_state(1)
+    move = game.legal_moves(state)[2]
+    assert game.move_text(state, move, 0) == "offer(amount=3)"
+    assert game.move_text(state, move, 1) == "offer(amount=?)"
+
+
+def test_the_check_finds_a_view_that_shows_the_flows_names(monkeypatch):
+    monkeypatch.setattr(views, "seen_locals", lambda game, state, viewer: {
+        k for k in state.locals if not k.startswith("__")})  # what views showed before issue 41
+    with pytest.raises(Leak, match="locals"):
+        check_no_leaks(load_game(FIXTURES / "dice_duel.yaml"), range(3))
+
+
+def test_the_check_finds_a_move_text_that_tells_a_secret(monkeypatch):
+    monkeypatch.setattr(game_module.Game, "seen_move", lambda self, state, move, viewer: move)
+    with pytest.raises(Leak, match="offer"):
+        check_no_leaks(load_game(FIXTURES / "sealed_bid.yaml"), range(3))
