@@ -84,3 +84,37 @@ def test_the_check_finds_a_move_text_that_tells_a_secret(monkeypatch):
     monkeypatch.setattr(game_module.Game, "seen_move", lambda self, state, move, viewer: move)
     with pytest.raises(Leak, match="offer"):
         check_no_leaks(load_game(FIXTURES / "sealed_bid.yaml"), range(3))
+
+
+LINTED = """
+game: {name: linted, players: 2}
+variables:
+  die: {type: int, per: player, visibility: owner, initial: 0}
+  table: {type: int, initial: 0}
+flow:
+  - chance: roll
+    from: "range(1, 7)"
+  - chance: weather
+    from: "range(1, 3)"
+    seen_by: "players()"
+  - effects: ["die[0] = roll", "table = weather", "table = roll"]
+  - turns: "players()"
+    do: [{choose: [bid]}]
+actions:
+  bid:
+    params: {amount: "range(1, 4)"}
+    secret: [amount]
+    effects: [{log: "'bid ' + str(amount)"}]
+end: [{when: "table > 100"}]
+"""
+
+
+def test_lint_names_each_place_a_hidden_value_reaches_the_table(tmp_path):
+    from meeple.interpreter import load_rules
+    from meeple.interpreter.lint import lint
+    path = tmp_path / "game.yaml"
+    path.write_text(LINTED, encoding="utf-8")
+    found = [(d.code, d.span.line) for d in lint(load_rules(path))[0] if d.code == "L111"]
+    # the owner's own die and a draw everyone sees are not reported; the public variable
+    # taking the hidden roll and the log taking the secret bid are
+    assert found == [("L111", 12), ("L111", 19)]
