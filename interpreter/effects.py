@@ -177,14 +177,18 @@ class EffectCompiler:
                 return
             # Never more rounds than the source can serve: a huge count ends with the source.
             rounds = min(n, -(-len(zone_get(state, s.name, s.key)) // len(who)))
+            bag = s.decl.kind == "bag"  # its items come out at random, as from a cloth bag
             for _ in range(rounds):
                 for p in who:
                     contents = zone_get(state, s.name, s.key)
                     if not contents:
                         return
                     ctx.charge(1)
-                    zone_set(state, s.name, s.key, contents[1:])
-                    _put(ctx, ZonePlace(to, p, to_decl), contents[:1], "bottom", face)
+                    i = 0
+                    if bag:
+                        state.rng, i = rng.below(state.rng, len(contents))
+                    zone_set(state, s.name, s.key, contents[:i] + contents[i + 1:])
+                    _put(ctx, ZonePlace(to, p, to_decl), contents[i:i + 1], "bottom", face)
         return run
 
     def e_flip(self, effect, scope):

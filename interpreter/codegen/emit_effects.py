@@ -543,7 +543,8 @@ class BlockWriter:
     def s_deal(self, effect, scope):
         a = effect.args
         to = self.rules.zones[a["to"]]
-        if split_target(a["from"])[0] == to.name:  # dealt into the zone it is dealt from: one at a time
+        source = self.rules.zones[split_target(a["from"])[0]]
+        if source.name == to.name or source.kind == "bag":  # one at a time; from a bag, at random
             return self.s_reference(effect, scope)
         unit = self.unit(scope)
         emit = ExprEmitter(unit).emit

@@ -369,6 +369,8 @@ class ZonesAndEffects:
         each has `count` or the source runs out (effects.e_deal)."""
         if a["players"] is not None or self.zones.get(a["to"]) != "pzone":
             raise Unsupported("a 'deal' to chosen players or not to a zone per player")
+        if self.rs.zones[_zone_name(a["from"])].kind == "bag":
+            raise Unsupported("a deal from a bag")
         count, ct = self.expr(a["count"], env)
         if ct != "int":
             raise Unsupported("a deal's count that is not int")
