@@ -40,10 +40,22 @@ def paths():
 
 
 @pytest.fixture
-def internal_errors(caplog):
-    """The server log's internal-error lines (web/last_resort.py): none may appear."""
-    caplog.set_level(logging.ERROR, logger="uvicorn.error")
-    return lambda: [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
+def internal_errors():
+    """The server log's internal-error lines (web/last_resort.py): none may appear.
+
+    The capture hangs on the logger itself, not on the root as caplog's does: once any test
+    in this process has started uvicorn, its logging config stops "uvicorn" records there."""
+    logger, lines = logging.getLogger("uvicorn.error"), []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+    keep, level = Keep(logging.ERROR), logger.level
+    logger.addHandler(keep)
+    logger.setLevel(logging.ERROR)
+    yield lambda: list(lines)
+    logger.removeHandler(keep)
+    logger.setLevel(level)
 
 
 @pytest.fixture
