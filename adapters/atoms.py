@@ -1,15 +1,17 @@
 """A move's arguments as one player may name them: *atoms*, small hashable tuples.
 
 An item the mover sees whole is ("item", id); any other item is its handle,
-("handle", zone, key, position), so an action id never carries the identity of an
-item its mover cannot see (the same rule as `Game.move_text`, knowledge.py).
+("handle", zone, key, index, mark), mark "@" for a position the mover sees and "#"
+for a rank where the order is hidden, so an action id never carries the identity or
+the dealt order of an item its mover cannot see (the same rule as
+`Game.move_text`, knowledge.py).
 Numbers, texts, booleans and none are ("int", n), ("str", s), ("bool", b),
 ("none",); a list is ("list", (atom, ...)).
 """
 from __future__ import annotations
 
 from meeple.dsl.values import Item
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.knowledge import WHOLE, handle_text
 
 
 class Unencodable(Exception):
@@ -21,8 +23,8 @@ def atom_of(value, namer=None):
     if isinstance(value, Item):
         if namer is None or namer.sight(value) == WHOLE:
             return ("item", value.id)
-        zone, key, index = namer.where[value.id]
-        return ("handle", zone, key, index)
+        zone, key, index, mark = namer.handle(value)
+        return ("handle", zone, key, index, mark)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int):
@@ -48,8 +50,8 @@ def atom_text(atom) -> str:
     if tag == "item":
         return atom[1]
     if tag == "handle":
-        _, zone, key, index = atom
-        return f"{zone}@{index}" if key is None else f"{zone}[{key}]@{index}"
+        _, zone, key, index, mark = atom
+        return handle_text((zone, key, index), mark)
     if tag == "list":
         return "[" + ",".join(atom_text(a) for a in atom[1]) + "]"
     if tag == "none":

@@ -5,7 +5,7 @@ finite static type (`any`, `list[item]` without a kind).  So the kinds of value 
 parameter takes are learnt from a fixed, seeded set of random games (probe.py), and
 each kind seen is then widened to everything the declarations allow of it:
 
-- an item of kind K -> every item of K (a handle -> every position of that zone, any key);
+- an item of kind K -> every item of K (a handle -> every position and rank of that zone, any key);
 - a text that names a board node, a node attribute's value, an item field's value or
   a key of a keyed variable or zone -> every member of that family;
 - a whole number -> every number from min(0, smallest seen) to the largest of what was
@@ -73,7 +73,7 @@ class Families:
             elif tag == "handle":
                 zone = atom[1]
                 for key in self.zone_keys[zone]:
-                    out.update(("handle", zone, key, i) for i in range(self.item_count))
+                    out.update(("handle", zone, key, i, mark) for i in range(self.item_count) for mark in "@#")
             elif tag == "str":
                 out.add(atom)
                 for family in self.texts:

@@ -151,9 +151,15 @@ class _Builder:
         handles: list = []  # {handle: the item there}, made when a value names a hidden item
 
         def by_handle():
+            """Each handle the view may hold: a position, and where the order is hidden a rank
+            (`hand[1]#2`), which stands for any of the unseen items there, each rank another."""
             if not handles:
-                handles.append({handle_text((name, key, i)): item
-                                for name, key, group in _groups_of(self.game, state.zones) for i, item in enumerate(group)})
+                found = {}
+                for name, key, group in _groups_of(self.game, state.zones):
+                    found.update((handle_text((name, key, i)), item) for i, item in enumerate(group))
+                    unseen = [item for item in group if item.id not in named]
+                    found.update((handle_text((name, key, k), "#"), item) for k, item in enumerate(unseen))
+                handles.append(found)
             return handles[0]
         self.memo = self.game._determinize_plan.memo  # what this observation's samples share
         decoded = self.memo["decoded"]  # view value (by id) -> itself decoded, if no handle is in it

@@ -4,18 +4,47 @@ may reach a player.
 An item's id names it exactly: whoever reads an id can look up everything the
 ruleset says about that item, both sides of a two-sided card included.  So an
 id reaches a player only for an item that player sees whole.  Any other item
-is named by where it lies, a *handle* such as `hand[2]@0` or `deck@3` (zone,
-key, position from the top), which everyone at the table already knows; a
-two-sided item seen from one side also shows that side's printed fields.
+is named by a *handle*.  Where the player sees the order of the items around it
+(a row of face-down tiles, a pile whose top shows), the handle is where it lies,
+`row@3` (zone, key, position from the top), which everyone at the table knows.
+Where the player does not (another's hand, a face-down deck, anything in a bag),
+a position would tell what the player cannot know: the order items came in,
+which a deal from a known deck or a card seen going into a hand gives away.
+There the handle is `hand[2]#1`: the item's rank among the zone's hidden items
+in an order drawn from the game's generator, which nobody at the table knows,
+the same for every text and view made from one state.  A two-sided item seen
+from one side also shows that side's printed fields.
 
 Views, move texts, refusal messages and the CLI all name items through
 `Namer`, so a leak cannot come from one of them forgetting a rule.
 """
 from __future__ import annotations
 
+import hashlib
+import re
+
 from meeple.dsl.values import Item
 
+from .store import zone_get
+
 WHOLE, SIDE, NOTHING = "whole", "side", "nothing"
+_RANK = re.compile(r"#[0-9]+")
+
+
+def ranks_erased(value):
+    """`value` (a text, or plain data holding texts) with each handle's rank as `#?`.
+
+    Ranks are drawn from the generator, so two histories a player cannot tell apart
+    may rank the same unseen items differently.  Where a text must be the same for all
+    of them (an information-state string), the ranks are erased; a rank only matters
+    to pick one of the unseen items, and each is as good as another."""
+    if isinstance(value, str):
+        return _RANK.sub("#?", value)
+    if isinstance(value, list):
+        return [ranks_erased(v) for v in value]
+    if isinstance(value, dict):
+        return {k: ranks_erased(v) for k, v in value.items()}
+    return value
 
 
 class Sides:
@@ -85,9 +114,10 @@ def _replace(where, name, old, new, per):
                 del where[item.id]
 
 
-def handle_text(place) -> str:
+def handle_text(place, mark: str = "@") -> str:
+    """`zone@i`, `zone[key]@i`; with mark "#", a rank where the order is hidden."""
     name, key, index = place
-    return f"{name}@{index}" if key is None else f"{name}[{key}]@{index}"
+    return f"{name}{mark}{index}" if key is None else f"{name}[{key}]{mark}{index}"
 
 
 class Namer:
@@ -97,6 +127,7 @@ class Namer:
         self.game, self.state, self.viewer = game, state, viewer
         self.where = locate(game, state)
         self.sides = game.rules.sides
+        self._ranks: dict = {}  # (zone, key) -> {item id: its rank among the hidden items there}
 
     def sight(self, item: Item) -> str:
         """WHOLE (the player may know its id), SIDE (one side's fields) or NOTHING."""
@@ -134,8 +165,41 @@ class Namer:
         """The item's id if the player may know it, else its handle."""
         if self.sight(item) == WHOLE:
             return item.id
+        place = self.handle(item)
+        if place is None:
+            return f"{item.kind}@?"
+        return handle_text(place[:3], place[3])
+
+    def handle(self, item: Item):
+        """(zone, key, index, mark) of an item the player cannot name: its position ("@")
+        where the player sees the order of its zone, else its rank ("#"); None when it
+        lies in no zone."""
         place = self.where.get(item.id)
-        return handle_text(place) if place is not None else f"{item.kind}@?"
+        if place is None:
+            return None
+        name, key, index = place
+        if not self.order_hidden(name, key, index):
+            return (name, key, index, "@")
+        ranks = self._ranks.get((name, key))
+        if ranks is None:
+            ranks = self._ranks[(name, key)] = self._rank(name, key)
+        return (name, key, ranks[item.id], "#")
+
+    def order_hidden(self, name: str, key, index: int) -> bool:
+        """Does the player not see where this item lies among the others of its zone?"""
+        decl = self.game.rules.zones[name]
+        vis = decl.visibility
+        return decl.kind == "bag" or vis == "none" or (vis == "owner" and not (
+            decl.per == "player" and key == self.viewer)) or (vis == "top" and index != 0)
+
+    def _rank(self, name: str, key) -> dict:
+        """The hidden items of one zone in an order keyed by the game's generator: nobody
+        can tell it from where they lie or what they are."""
+        secret = (self.state.rng & (2 ** 64 - 1)).to_bytes(8, "little")
+        hidden = [i for n, i in enumerate(zone_get(self.state, name, key))
+                  if self.sight(i) != WHOLE and self.order_hidden(name, key, n)]
+        order = sorted(hidden, key=lambda i: hashlib.blake2b(i.id.encode(), key=secret, digest_size=8).digest())
+        return {item.id: rank for rank, item in enumerate(order)}
 
     def face(self, item: Item) -> dict:
         """What the player sees of an item they cannot name: the fields printed on its

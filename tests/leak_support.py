@@ -22,7 +22,7 @@ import random
 
 from meeple.dsl.values import Item
 from meeple.interpreter.game import CHANCE
-from meeple.interpreter.knowledge import WHOLE, Namer
+from meeple.interpreter.knowledge import WHOLE, Namer, ranks_erased
 from meeple.interpreter.views import seen_locals, seers
 
 from view_support import perturb
@@ -34,10 +34,14 @@ class Leak(AssertionError):
 
 def _look(namer, item: Item):
     """An item as p tells it apart: its id when seen whole, else what shows of it and where
-    it lies (the table sees where a card is taken from, if not which card it is)."""
+    it lies, as far as p sees the order of its zone (the table sees a card taken from the
+    third place of a row, not from which place of a hidden hand)."""
     if namer.sight(item) == WHOLE:
         return ("item", item.id)
-    return ("hidden", item.kind, tuple(sorted(namer.face(item).items())), namer.where.get(item.id))
+    place = namer.where.get(item.id)
+    if place is not None and namer.order_hidden(*place):
+        place = place[:2]
+    return ("hidden", item.kind, tuple(sorted(namer.face(item).items())), place)
 
 
 def _value(namer, value):
@@ -130,12 +134,12 @@ def random_history(game, seed: int, rnd, limit: int) -> list:
 
 def compare(game, real, alt, p, extra=()) -> None:
     """Everything made for p from two states p cannot tell apart must be the same."""
-    a, b = game.view(real, p), game.view(alt, p)
+    a, b = ranks_erased(game.view(real, p)), ranks_erased(game.view(alt, p))
     if a != b:
         raise Leak(f"p{p}'s view tells apart what p may not: {_first_difference(a, b)}")
     if p in game.current_players(real):
-        texts = sorted(game.move_text(real, m, p) for m in game.legal_moves(real) if m.player == p)
-        twins = sorted(game.move_text(alt, m, p) for m in game.legal_moves(alt) if m.player == p)
+        texts = sorted(ranks_erased(game.move_text(real, m, p)) for m in game.legal_moves(real) if m.player == p)
+        twins = sorted(ranks_erased(game.move_text(alt, m, p)) for m in game.legal_moves(alt) if m.player == p)
         if texts != twins:
             raise Leak(f"p{p}'s move texts tell apart what p may not: {sorted(set(texts) ^ set(twins))[:4]}")
     for made in extra:
@@ -170,7 +174,7 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
         compare(game, real, alt, p, extra)
         if move is None:
             return i
-        want, text = reading(game, real, move, p), game.move_text(real, move, p)
+        want, text = reading(game, real, move, p), ranks_erased(game.move_text(real, move, p))
         twins = [m for m in _moves(game, alt) if m.player == move.player and reading(game, alt, m, p) == want]
         if not twins:
             return i  # the others' choices here depend on what p cannot see
@@ -178,7 +182,7 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
         after = history[i + 1][0]
         goal = fingerprint(game, after, p)
         for twin in twins:
-            if game.move_text(alt, twin, p) != text:
+            if ranks_erased(game.move_text(alt, twin, p)) != text:
                 raise Leak(f"p{p} reads the move {move} as {text!r}, and {twin} that p may not tell from it "
                            f"as {game.move_text(alt, twin, p)!r}")
             nxt = game.apply(alt, twin)
@@ -186,7 +190,7 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
                 alt = nxt
                 break
         else:  # whatever the twin does, p now sees a difference: p's view must show it
-            if game.view(nxt, p) == game.view(after, p):
+            if ranks_erased(game.view(nxt, p)) == ranks_erased(game.view(after, p)):
                 raise Leak(f"after {i + 1} moves p{p}'s view hides a difference the declarations show")
             return i + 1
     return len(history)

@@ -71,7 +71,7 @@ def test_a_move_reads_differently_to_its_mover_and_to_the_others():
     lay = next(m for m in game.legal_moves(s) if m.action == "lay")
     assert str(lay) == f"lay(page={page.id})"  # the mover holds it, so names it
     assert game.move_text(s, lay, 0) == f"lay(page={page.id})"
-    assert game.move_text(s, lay, 1) == "lay(page=hand[0]@0)"
+    assert game.move_text(s, lay, 1) == "lay(page=hand[0]#0)"
 
 
 def test_items_in_variables_and_locals_are_named_as_the_viewer_may():
@@ -83,7 +83,7 @@ def test_items_in_variables_and_locals_are_named_as_the_viewer_may():
     # holds where the flow stands, items named as its player names them.
     assert "chosen" not in game.view(s, 0)["locals"]
     assert game.observe(s, 0).bookkeeping["chosen"] == {"$item": page.id}
-    assert game.observe(s, 1).bookkeeping["chosen"] == {"$hidden": "hand[0]@0"}
+    assert game.observe(s, 1).bookkeeping["chosen"] == {"$hidden": "hand[0]#0"}
 
 
 def _naive_view(game, state, viewer):
@@ -196,3 +196,29 @@ def test_the_place_index_follows_the_zones_step_by_step(name):
         assert derived == locate(game, fresh)
         moves = game.legal_moves(s)
         s = game.apply(s, moves[rnd.randrange(len(moves))])
+
+
+# -- ranks: where the viewer does not see the order ------------------------------------------------
+
+KNOWN_DEAL = Path(__file__).parent / "fixtures" / "leaks" / "known_deal.yaml"
+
+
+def test_a_card_dealt_from_a_known_order_is_not_told_by_its_place_in_a_hidden_hand():
+    """The deck lies open, c1 to c5, and is dealt into player 1's hand: a place in that hand
+    would name the card.  Player 0 reads a rank drawn from the generator instead, spread over
+    every rank as the seed changes, and the same rank whatever order the hand is in."""
+    from collections import Counter
+    game = load_game(str(KNOWN_DEAL), 2)
+    ranks = Counter()
+    for seed in range(200):
+        s = game.new_state(seed)
+        play_c1 = next(m for m in game.legal_moves(s) if m.arg("card").id == "c1")
+        ranks[game.move_text(s, play_c1, 0)] += 1
+        assert str(play_c1) == "play(card=c1)"  # its holder names it
+    assert set(ranks) == {f"play(card=hand[1]#{k})" for k in range(5)}
+    assert min(ranks.values()) >= 20, ranks  # each of 5 ranks about 40 times in 200
+    s = game.new_state(7)
+    texts = {m.arg("card").id: game.move_text(s, m, 0) for m in game.legal_moves(s)}
+    (hand_0, hand_1) = s.zones["hand"]
+    s.zones = {**s.zones, "hand": (hand_0, tuple(reversed(hand_1)))}
+    assert {m.arg("card").id: game.move_text(s, m, 0) for m in game.legal_moves(s)} == texts

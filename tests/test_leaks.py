@@ -15,6 +15,7 @@ import pytest
 from leak_support import Leak, check_no_leaks
 from meeple.adapters.observation import ObservationLayout
 from meeple.interpreter import list_rulesets, load_game, views
+from meeple.interpreter.knowledge import ranks_erased
 from meeple.interpreter import game as game_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,7 @@ def _extra(game):
         return layout.tensor(state, p)
 
     def observation(state, p):
-        return game.observe(state, p).to_data()
+        return ranks_erased(game.observe(state, p).to_data())
     return tensor, observation
 
 

@@ -47,7 +47,7 @@ def test_the_log_names_hidden_cards_by_their_place():
     assert "no moves yet" in out
     assert "1. player 0: play(card=R5)" in out
     # The bot's card was in its hand, unseen, when it was played: named by its place.
-    assert re.search(r"2\. player 1: play\(card=hand\[1\]@0\)", out)
+    assert re.search(r"2\. player 1: play\(card=hand\[1\]#[01]\)", out)
 
 
 def test_the_commands_speak_hungarian():
