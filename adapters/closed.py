@@ -9,7 +9,8 @@ is left out: how its mover names an item (by id or by handle) depends on the pos
 """
 from __future__ import annotations
 
-from meeple.interpreter.context import Ctx
+from meeple.dsl.eval_errors import EvalError
+from meeple.interpreter.context import Ctx, RuleError
 from meeple.interpreter.invariant_deps import state_reads
 
 from .atoms import Unencodable, atom_of, has_items, holds_map
@@ -31,7 +32,7 @@ def exact_atoms(game, action: str, index: int, state) -> set | None:
     for player in range(game.player_count):
         try:
             values = domain_fn(Ctx(game, state, {"player": player}))
-        except Exception:  # noqa: BLE001 - a domain that fails here is left to the probe, which meets it in play
+        except (EvalError, RuleError):  # left to the probe games, which meet it where play reaches it
             return None
         if not isinstance(values, (tuple, list)):
             return None

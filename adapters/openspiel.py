@@ -133,7 +133,7 @@ class MeepleGame(pyspiel.Game):
         super().__init__(self.game_type, pyspiel.GameInfo(
             num_distinct_actions=actions.size + (1 if setup.simultaneous else 0),
             max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, actions.chance_size),
-            num_players=n, **_utility_bounds(setup, n)), setup.params)
+            num_players=n, max_game_length=setup.max_game_length, **_utility_bounds(setup, n)), setup.params)
 
     @classmethod
     def _setup(cls, params: dict) -> "_Setup":
@@ -165,12 +165,14 @@ class MeepleGame(pyspiel.Game):
 
 
 def _utility_bounds(setup, n: int) -> dict:
+    """What OpenSpiel is told of the returns: win shares lie in -1..n-1 and add up to 0;
+    scores have the language's bounds, and add up to what the ruleset declares (nothing
+    for a general-sum game)."""
     if setup.returns == "win":
-        return {"min_utility": -1.0, "max_utility": float(n - 1), "utility_sum": 0.0, "max_game_length":
-                setup.max_game_length}
+        return {"min_utility": -1.0, "max_utility": float(n - 1), "utility_sum": 0.0}
     total = declared_sum(setup.meeple.rules.ruleset.scoring)
     return {"min_utility": -SCORE_BOUND, "max_utility": SCORE_BOUND,
-            "utility_sum": None if total is None else float(total), "max_game_length": setup.max_game_length}
+            "utility_sum": None if total is None else float(total)}
 
 
 class _Setup:

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ["tic-tac-toe", "connect-four", "nim", "goofspiel", "examples/high-card", "treasure-hunter",
             "zavandor", "valdora", "freyas-folly"]
 ADAPTERS = ("pettingzoo", "openspiel")
@@ -96,9 +99,14 @@ def play_openspiel(ruleset: str, players: int, seed: int) -> Played:
 PLAYERS = {"pettingzoo": play_pettingzoo, "openspiel": play_openspiel}
 
 
+def where(ruleset: str) -> str:
+    """A shipped name as it is, the example beside the package from any folder."""
+    return str(ROOT / ruleset) if ruleset.startswith("examples/") else ruleset
+
+
 def player_counts(ruleset: str) -> range:
     from meeple.interpreter.loading import load_rules
-    info = load_rules(ruleset).ruleset.game
+    info = load_rules(where(ruleset)).ruleset.game
     return range(info.min_players, info.max_players + 1)
 
 
@@ -111,7 +119,7 @@ def run_batch(task) -> dict:
     for seed in seeds:
         out["games"] += 1
         try:
-            played = PLAYERS[adapter](ruleset, players, seed)
+            played = PLAYERS[adapter](where(ruleset), players, seed)
         except Exception:  # noqa: BLE001 - the run counts every failure and keeps the first
             out["errors"] += 1
             if out["first_error"] is None:
@@ -154,8 +162,15 @@ def main() -> None:
              for r in args.rulesets for n in player_counts(r) for a in args.adapters
              for start in range(0, args.games, args.batch)]
     start = time.perf_counter()
+    done = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = merge(list(pool.map(run_batch, tasks)))
+        for future in as_completed([pool.submit(run_batch, task) for task in tasks]):
+            row = future.result()
+            done.append(row)
+            print(f"[{len(done)}/{len(tasks)} {time.perf_counter() - start:,.0f} s] {row['ruleset']} "
+                  f"{row['players']}p {row['adapter']}: {row['games']} games, {row['errors']} errors",
+                  file=sys.stderr, flush=True)
+    rows = merge(done)
     print("| ruleset | players | adapter | games | finished | errors | mean moves | longest | positions with spare ids "
           "| most spare ids at once | CPU s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

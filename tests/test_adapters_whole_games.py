@@ -7,7 +7,7 @@ import random
 import pytest
 
 from meeple.adapters import ActionTable
-from meeple.benchmarks.adapter_games import RULESETS, play_openspiel, play_pettingzoo, player_counts
+from meeple.benchmarks.adapter_games import RULESETS, play_openspiel, play_pettingzoo, player_counts, where
 from meeple.interpreter.loading import load_game
 
 # Games per player count and adapter: the rulebook games run to thousands of moves.
@@ -18,13 +18,13 @@ CASES = [(name, players, seed) for name in RULESETS for players in player_counts
 
 @pytest.mark.parametrize("name,players,seed", CASES)
 def test_a_whole_random_game_through_pettingzoo(name, players, seed):
-    played = play_pettingzoo(name, players, seed)
+    played = play_pettingzoo(where(name), players, seed)
     assert played.finished and played.moves > 0
 
 
 @pytest.mark.parametrize("name,players,seed", CASES)
 def test_a_whole_random_game_through_openspiel(name, players, seed):
-    played = play_openspiel(name, players, seed)
+    played = play_openspiel(where(name), players, seed)
     assert played.finished and played.moves > 0
 
 
