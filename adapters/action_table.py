@@ -126,7 +126,8 @@ class ActionTable:
         raise ActionSpaceError(f"{self.game.name}: {move} is not a legal move of this position")
 
     def legal(self, state, player: int | None = None) -> dict:
-        """id -> move for the legal moves of `state` (those of `player` when given)."""
+        """id -> move for the legal moves of `state` (those of `player` when given).  Ids
+        are a player's: where several players move at once, ask for each player apart."""
         return self._number(state, self.game.legal_moves(state, player))
 
     def chance_ids(self, state) -> dict:

@@ -11,7 +11,7 @@ from meeple.adapters.pettingzoo import env, parallel_env
 # test covers the first moves; the small games are played to their end.
 AEC = [("tic-tac-toe", 2, 200), ("connect-four", 2, 200), ("nim", 2, 200), ("goofspiel", 3, 200),
        ("examples/high-card", 2, 200), ("treasure-hunter", 3, 20), ("zavandor", 2, 20), ("valdora", 3, 15),
-       ("freyas-folly", 3, 15)]
+       ("freyas-folly", 3, 15), ("tests/fixtures/kuhn-poker", 2, 200)]
 
 
 @pytest.fixture(autouse=True)
