@@ -176,8 +176,9 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         mean = r["moves"] / max(1, r["games"] - r["errors"])
-        print(f"| {r['ruleset']} | {r['players']} | {r['adapter']} | {r['games']} | {r['finished']} | {r['errors']} "
-              f"| {mean:,.0f} | {r['longest']:,} | {r['spare_positions']:,} | {r['most_spare']} | {r['seconds']:,.0f} |")
+        cells = [r["ruleset"], r["players"], r["adapter"], r["games"], r["finished"], r["errors"], f"{mean:,.0f}",
+                 f"{r['longest']:,}", f"{r['spare_positions']:,}", r["most_spare"], f"{r['seconds']:,.0f}"]
+        print("| " + " | ".join(map(str, cells)) + " |")
     for r in rows:
         if r["first_error"]:
             print(f"{r['ruleset']} {r['players']} {r['adapter']}: {r['first_error']}")
