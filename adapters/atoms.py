@@ -6,9 +6,14 @@ for a rank where the order is hidden, so an action id never carries the identity
 the dealt order of an item its mover cannot see (the same rule as
 `Game.move_text`, knowledge.py).
 Numbers, texts, booleans and none are ("int", n), ("str", s), ("bool", b),
-("none",); a list is ("list", (atom, ...)).
+("none",); an exact fraction ("frac", numerator, denominator); a list is
+("list", (atom, ...)) and a map ("map", ((key atom, value atom), ...)) in key order.
+A map has an atom so that a move outside the table can still be ranked among the
+others (action_table.py); no table numbers maps.
 """
 from __future__ import annotations
+
+from fractions import Fraction
 
 from meeple.dsl.values import Item
 from meeple.interpreter.knowledge import WHOLE, handle_text
@@ -33,15 +38,28 @@ def atom_of(value, namer=None):
         return ("str", value)
     if value is None:
         return ("none",)
+    if isinstance(value, Fraction):
+        return ("frac", value.numerator, value.denominator)
     if isinstance(value, (tuple, list)):
         return ("list", tuple(atom_of(v, namer) for v in value))
+    if isinstance(value, dict):
+        return ("map", tuple(sorted(((atom_of(k), atom_of(v, namer)) for k, v in value.items()), key=repr)))
     raise Unencodable(f"a value of type {type(value).__name__} ({value!r:.60})")
 
 
 def has_items(value) -> bool:
     if isinstance(value, Item):
         return True
+    if isinstance(value, dict):
+        return any(has_items(v) for v in value.values())
     return isinstance(value, (tuple, list)) and any(has_items(v) for v in value)
+
+
+def holds_map(atom) -> bool:
+    """Whether a map is in the atom (no table numbers maps)."""
+    if atom[0] == "map":
+        return True
+    return atom[0] == "list" and any(holds_map(a) for a in atom[1])
 
 
 def atom_text(atom) -> str:
@@ -54,6 +72,10 @@ def atom_text(atom) -> str:
         return handle_text((zone, key, index), mark)
     if tag == "list":
         return "[" + ",".join(atom_text(a) for a in atom[1]) + "]"
+    if tag == "map":
+        return "{" + ",".join(f"{atom_text(k)}:{atom_text(v)}" for k, v in atom[1]) + "}"
+    if tag == "frac":
+        return f"{atom[1]}/{atom[2]}"
     if tag == "none":
         return "none"
     if tag == "bool":

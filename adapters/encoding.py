@@ -24,6 +24,16 @@ def encoding_for(game) -> GameEncoding:
     return made
 
 
+RETURNS = ("win", "score")
+
+
+def default_returns(rules) -> str:
+    """"score" for a ruleset whose scoring declares its scores zero- or constant-sum (its
+    author says the scores are the payoffs), else "win"."""
+    scoring = rules.ruleset.scoring
+    return "score" if scoring is not None and scoring.utility != "general" else "win"
+
+
 def final_rewards(game, state) -> list:
     """The end of a game as rewards that sum to 0: with k winners among n players, n/k - 1
     to each winner and -1 to everyone else; a draw (no winner) gives 0 to all."""
@@ -34,4 +44,14 @@ def final_rewards(game, state) -> list:
     return [n / len(winners) - 1.0 if p in winners else -1.0 for p in range(n)]
 
 
-__all__ = ["ActionSpaceError", "ActionTable", "GameEncoding", "ObservationLayout", "encoding_for", "final_rewards"]
+def final_returns(game, state, returns: str) -> list:
+    """The players' returns at the end of a game: shares of the win ("win") or the final
+    scores ("score"; exact fractions as floats).  A ruleset that declares its utility has
+    its scores checked against it when the outcome is made (R712, interpreter/outcome.py)."""
+    if returns == "win":
+        return final_rewards(game, state)
+    return [float(s) if s is not None else 0.0 for s in game.outcome(state).scores]
+
+
+__all__ = ["RETURNS", "ActionSpaceError", "ActionTable", "GameEncoding", "ObservationLayout", "default_returns",
+           "encoding_for", "final_returns", "final_rewards"]

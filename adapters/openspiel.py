@@ -4,8 +4,10 @@
     game = load("connect-four")                  # a pyspiel.Game
     game = load("goofspiel", players=2, cards=3)  # options as keywords
 
-`register` makes the pyspiel game type (named `meeple_<ruleset>[_<option><value>...]`)
-and returns its short name, for `pyspiel.load_game(name, {"players": 3})`.
+`register` makes the pyspiel game type and returns its short name, for
+`pyspiel.load_game(name, {"players": 3})`: `meeple_<game name>[_<option><value>...]_<digest>`,
+the digest being the ruleset's content hash, so two different rulesets (both read from
+files called game.yaml, or one file before and after an edit) are two different games.
 
 - Turns: sequential, or simultaneous when any decision of the ruleset is.  At a
   simultaneous decision a player who is not asked has one move, WAIT (the last id).
@@ -14,16 +16,17 @@ and returns its short name, for `pyspiel.load_game(name, {"players": 3})`.
   seed of the state's generator (`seeds` outcomes, uniform), which no player observes.
 - Information: perfect only when nothing is ever hidden, nobody moves simultaneously
   and there is no hidden seed.
-- Returns, at the end only.  By default (`returns="win"`): with k winners among n
-  players, each winner gets n/k - 1 and everyone else -1 (a draw: 0 each), so they
-  always sum to 0 and the game is zero-sum, as OpenSpiel's exploitability and CFR tools
-  require.  With `returns="score"` each player's return is their final score (the
-  ruleset's scoring), and the game is general-sum; its name ends in `_scores`.
+- Returns, at the end only (encoding.final_returns).  `returns="win"`: with k winners
+  among n players, each winner gets n/k - 1 and everyone else -1 (a draw: 0 each), a
+  zero-sum game.  `returns="score"`: each player's final score, and the game's utility is
+  what the ruleset's `scoring: {utility: ...}` declares (zero-sum, constant-sum, or
+  general-sum; the name then ends in `_scores`).  The default is "score" for a ruleset
+  that declares its scores zero- or constant-sum, "win" otherwise.
 - Strings: the observation string is the player's view (JSON); the information-state
   string adds a digest of every earlier view of that player and their own moves.
 - `cut_after` (a game parameter, 0 = never): the game ends after that many OpenSpiel
-  moves with returns 0, so tests can run OpenSpiel's checks on a bounded part of a long
-  game.
+  moves with returns 0 (a constant-sum game's total shared out), so tests can run
+  OpenSpiel's checks on a bounded part of a long game.
 - Tensors: encoding.py; serialisation: OpenSpiel's own, the list of actions from
   the start (the seed is the first).
 """
@@ -36,37 +39,50 @@ import re
 import numpy as np
 import pyspiel
 
-from meeple.interpreter.game import CHANCE
-from meeple.interpreter.loading import load_game
+from meeple.interpreter import ranks_erased
+from meeple.interpreter.game import CHANCE, Game
+from meeple.interpreter.loading import load_rules
+from meeple.interpreter.outcome import declared_sum
 
-from .encoding import encoding_for, final_rewards
+from .encoding import RETURNS, default_returns, encoding_for, final_returns
 from .facts import draws_in_secret, has_chance_steps, has_simultaneous, hides_information
 
 SEEDS = 1000
 MAX_GAME_LENGTH = 100_000  # far above the longest random game of a shipped ruleset
+SCORE_BOUND = 1e18  # the language's ints; OpenSpiel wants bounds on the returns of a score game
 
 
-def game_name(ruleset: str, **options) -> str:
-    base = re.sub(r"[^A-Za-z0-9]+", "_", ruleset.rstrip("/").split("/")[-1]).strip("_")
-    extra = "".join(f"_{k}{re.sub(r'[^A-Za-z0-9]+', '', str(v))}" for k, v in sorted(options.items()))
-    return f"meeple_{base}{extra}"
+def game_name(rules, returns: str = "win", **options) -> str:
+    """The registered name: readable (the game's own name and its options), and unique to
+    the ruleset's content (a digest of it), so no other ruleset can take its place."""
+    def word(text) -> str:
+        return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")
+    base = word(rules.ruleset.game.name) or "ruleset"
+    extra = "".join(f"_{word(k)}{re.sub(r'[^A-Za-z0-9]+', '', str(v))}" for k, v in sorted(options.items()))
+    suffix = "_scores" if returns == "score" else ""
+    return f"meeple_{base}{extra}_{rules.ruleset.content_hash[:10]}{suffix}"
 
 
-RETURNS = ("win", "score")
-SCORE_BOUND = 1e18  # the language's ints; OpenSpiel wants bounds on a general-sum game's returns
+_UTILITY = {"general": pyspiel.GameType.Utility.GENERAL_SUM, "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+            "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM}
 
 
-def register(ruleset: str, players: int | None = None, *, returns: str = "win", **options) -> str:
+def register(ruleset: str, players: int | None = None, *, returns: str | None = None, **options) -> str:
     """Register `ruleset` (a shipped name or a path) with these options; return its name.
-    `returns`: "win" (zero-sum shares of the win) or "score" (each final score, general-sum)."""
+    `returns`: "win" (zero-sum shares of the win) or "score" (each final score, with the
+    utility the ruleset declares); by default "score" when the ruleset declares its scores
+    zero- or constant-sum, else "win"."""
+    rules = load_rules(ruleset)
+    returns = returns or default_returns(rules)
     if returns not in RETURNS:
         raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
-    name = game_name(ruleset, **options) + ("_scores" if returns == "score" else "")
+    name = game_name(rules, returns, **options)
     if name in _registered:
         return name
-    probe = load_game(ruleset, players, options)
-    info = probe.rules.ruleset.game
+    info = rules.ruleset.game
     default_players = players if players is not None else info.min_players
+    probe = Game(rules, default_players, options)  # refuses unknown options and player counts
+    utility = rules.ruleset.scoring.utility if returns == "score" and rules.ruleset.scoring else "general"
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"meeple: {info.title or info.name}",
@@ -77,8 +93,7 @@ def register(ruleset: str, players: int | None = None, *, returns: str = "win", 
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(probe)
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if returns == "win"
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=pyspiel.GameType.Utility.ZERO_SUM if returns == "win" else _UTILITY[utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
@@ -90,16 +105,17 @@ def register(ruleset: str, players: int | None = None, *, returns: str = "win", 
                                  "max_game_length": MAX_GAME_LENGTH, "cut_after": 0})
 
     # A class of its own, at module level under its game's name: pickling a game (as
-    # OpenSpiel's serialisation test does) finds its class by that name.
+    # OpenSpiel's serialisation test does) finds its class by that name.  It keeps the
+    # rules it was registered with, so a file changed since is never read in its place.
     cls = type(name, (MeepleGame,), {"__module__": __name__, "__qualname__": name, "game_type": game_type,
-                                     "ruleset": ruleset, "options": dict(options), "scores": returns == "score"})
+                                     "rules": rules, "options": dict(options), "returns_kind": returns})
     globals()[name] = cls
     pyspiel.register_game(game_type, cls)
     _registered[name] = game_type
     return name
 
 
-def load(ruleset: str, players: int | None = None, *, returns: str = "win", **options):
+def load(ruleset: str, players: int | None = None, *, returns: str | None = None, **options):
     """The pyspiel game of `ruleset` (registered on first use)."""
     name = register(ruleset, players, returns=returns, **options)
     return pyspiel.load_game(name, {} if players is None else {"players": players})
@@ -109,18 +125,16 @@ _registered: dict = {}
 
 
 class MeepleGame(pyspiel.Game):
-    game_type = ruleset = options = None  # set on each registered game's own class
-    scores = False  # returns are the final scores (general-sum)
+    game_type = rules = options = None  # set on each registered game's own class
+    returns_kind = "win"  # or "score": the final scores, with the ruleset's declared utility
 
     def __init__(self, params=None):
         setup = self._setup(params or {})
         n, actions = setup.meeple.player_count, setup.encoding.actions
         super().__init__(self.game_type, pyspiel.GameInfo(
             num_distinct_actions=actions.size + (1 if setup.simultaneous else 0),
-            max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, len(actions.chance)),
-            num_players=n, **({"min_utility": -SCORE_BOUND, "max_utility": SCORE_BOUND, "utility_sum": None}
-                              if self.scores else {"min_utility": -1.0, "max_utility": float(n - 1), "utility_sum": 0.0}),
-            max_game_length=setup.max_game_length), setup.params)
+            max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, actions.chance_size),
+            num_players=n, max_game_length=setup.max_game_length, **_utility_bounds(setup, n)), setup.params)
 
     @classmethod
     def _setup(cls, params: dict) -> "_Setup":
@@ -128,7 +142,7 @@ class MeepleGame(pyspiel.Game):
         params = {k: params.get(k, spec[k]) for k in spec}
         key = (cls.game_type.short_name, tuple(sorted(params.items())))
         if key not in _setups:
-            _setups[key] = _Setup(cls.game_type.short_name, cls.ruleset, cls.options, params, cls.scores)
+            _setups[key] = _Setup(cls.game_type.short_name, cls.rules, cls.options, params, cls.returns_kind)
         return _setups[key]
 
     # An unpickled game is made without __init__ (OpenSpiel's own __setstate__), so what
@@ -151,12 +165,23 @@ class MeepleGame(pyspiel.Game):
         return MeepleObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+def _utility_bounds(setup, n: int) -> dict:
+    """What OpenSpiel is told of the returns: win shares lie in -1..n-1 and add up to 0;
+    scores have the language's bounds, and add up to what the ruleset declares (nothing
+    for a general-sum game)."""
+    if setup.returns == "win":
+        return {"min_utility": -1.0, "max_utility": float(n - 1), "utility_sum": 0.0}
+    total = declared_sum(setup.meeple.rules.ruleset.scoring)
+    return {"min_utility": -SCORE_BOUND, "max_utility": SCORE_BOUND,
+            "utility_sum": None if total is None else float(total)}
+
+
 class _Setup:
     """One game's meeple side: the Game (stopping at chance steps) and its encoding."""
 
-    def __init__(self, name, ruleset, options, params, scores: bool):
-        self.name, self.params, self.scores = name, params, scores
-        self.meeple = load_game(ruleset, int(params["players"]), options)
+    def __init__(self, name, rules, options, params, returns: str):
+        self.name, self.params, self.returns = name, params, returns
+        self.meeple = Game(rules, int(params["players"]), options)
         self.meeple.explicit_chance = True
         self.encoding = encoding_for(self.meeple)
         self.secret_seed = draws_in_secret(self.meeple)
@@ -172,7 +197,8 @@ class _Setup:
         if text is None:
             if len(self._views) > 200_000:
                 self._views.clear()
-            text = self._views[key] = json.dumps(self.meeple.view(state, player), sort_keys=True,
+            # Ranks are drawn afresh per history (knowledge.py): erased, twins share a string.
+            text = self._views[key] = json.dumps(ranks_erased(self.meeple.view(state, player)), sort_keys=True,
                                                  separators=(",", ":"), default=str)
         return text
 
@@ -220,9 +246,8 @@ class MeepleState(pyspiel.State):
     def chance_outcomes(self):
         if self._state is None:
             return [(i, 1.0 / self._game.seeds) for i in range(self._game.seeds)]
-        outcomes = [(self._table.action_id(self._state, m), float(p))
-                    for m, p in self._meeple.chance_outcomes(self._state)]
-        return sorted(outcomes)
+        ids = {m: i for i, m in self._table.chance_ids(self._state).items()}
+        return sorted((ids[m], float(p)) for m, p in self._meeple.chance_outcomes(self._state))
 
     # -- moves -------------------------------------------------------------------------------
     def _apply_action(self, action):
@@ -230,8 +255,10 @@ class MeepleState(pyspiel.State):
             self._at.seed = int(action)
             self._at.state = self._meeple.new_state(int(action))
             return
-        move = self._table.legal(self._state)[action]
-        self._step([move])
+        s = self._state
+        legal = self._table.chance_ids(s) if self._meeple.decision_kind(s) == "chance" else \
+            self._table.legal(s, self._meeple.current_players(s)[0])
+        self._step([legal[action]])
 
     def _apply_actions(self, actions):
         s = self._state
@@ -250,10 +277,10 @@ class MeepleState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}" if self._state is None else self._table.describe_chance(action)
+            return f"seed {action}" if self._state is None else self._table.describe_chance(action, self._state)
         if action == self._game.encoding.actions.size and self._game.simultaneous:
             return "wait"
-        return self._table.describe(action)
+        return self._table.describe(action, self._state, player)
 
     # -- results -------------------------------------------------------------------------------
     def is_terminal(self):
@@ -263,11 +290,13 @@ class MeepleState(pyspiel.State):
         return self._state.over or (cut > 0 and self.move_number() >= cut)
 
     def returns(self):
-        if not self.is_terminal() or not self._state.over:  # a game cut short (cut_after) has no winner
-            return [0.0] * self._meeple.player_count
-        if self._game.scores:
-            return [float(s) for s in self._meeple.outcome(self._state).scores]
-        return final_rewards(self._meeple, self._state)
+        n = self._meeple.player_count
+        if not self.is_terminal():
+            return [0.0] * n
+        if not self._state.over:  # a game cut short (cut_after) has no winner
+            total = declared_sum(self._meeple.rules.ruleset.scoring) if self._game.returns == "score" else None
+            return [float(total or 0) / n] * n
+        return final_returns(self._meeple, self._state, self._game.returns)
 
     def __str__(self):
         if self._state is None:
@@ -307,7 +336,7 @@ def _recall(setup, step, player) -> str:
     head = "" if step is None else step.recall[player]
     for step in reversed(todo):
         view = setup.view_text(step.state, player)
-        mine = meeple.move_text(step.state, step.move, player) if step.move.player == player else "-"
+        mine = ranks_erased(meeple.move_text(step.state, step.move, player)) if step.move.player == player else "-"
         head = step.recall[player] = _digest(head + view + mine)
     return head
 

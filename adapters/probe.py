@@ -3,7 +3,8 @@
 Every legal move listed on the way (not only the one played) is noted, as atoms named
 for its mover, so one game shows most of what a parameter can be.  The games are the
 same in every process (their seeds and the random generator are fixed), and so is what
-they find.
+they find.  They also note the most moves one player (or chance) had at once, which
+sizes the table's spare ids (action_table.py).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import random
 
 from meeple.interpreter.game import CHANCE, Game
 
-from .atoms import Unencodable, atom_of, has_items
+from .atoms import Unencodable, atom_of, has_items, holds_map
 
 PROBE_GAMES = 4
 PROBE_MOVES = 20_000  # a probe game is cut off here (random rulebook games run to ~6,000 moves)
@@ -23,10 +24,21 @@ class Probe:
         self.chance: dict = {}  # chance variable -> set of atoms
         self.actions_seen: set = set()
         self.problem: tuple | None = None  # (action, parameter, what) of a value no table holds
+        self.most_moves = 0  # the most legal moves one player had in one position
+        self.most_outcomes = 0  # the most outcomes of one chance step
 
     def note(self, game, state):
         namers: dict = {}
-        for move in game.legal_moves(state):
+        moves = game.legal_moves(state)
+        counts: dict = {}
+        for move in moves:
+            counts[move.player] = counts.get(move.player, 0) + 1
+        for player, count in counts.items():
+            if player == CHANCE:
+                self.most_outcomes = max(self.most_outcomes, count)
+            else:
+                self.most_moves = max(self.most_moves, count)
+        for move in moves:
             if move.player == CHANCE:
                 (var, value), = move.args
                 self._add(self.chance, var, value, None, "chance", var)
@@ -40,10 +52,15 @@ class Probe:
 
     def _add(self, table, key, value, namer, action, name):
         try:
-            table.setdefault(key, set()).add(atom_of(value, namer))
+            atom = atom_of(value, namer)
         except Unencodable as exc:
-            if self.problem is None:
-                self.problem = (action, name, str(exc))
+            atom, what = None, str(exc)
+        else:
+            what = "a mapping" if holds_map(atom) else None
+        if what is None:
+            table.setdefault(key, set()).add(atom)
+        elif self.problem is None:
+            self.problem = (action, name, what)
 
 
 def probe(game, games: int = PROBE_GAMES, max_moves: int = PROBE_MOVES) -> Probe:

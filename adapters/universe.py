@@ -13,7 +13,9 @@ each kind seen is then widened to everything the declarations allow of it:
 - a list -> every sequence, up to the longest length seen, of its elements' universe.
 
 So the table depends only on the ruleset, its options and the player count, never on
-the process; a value outside it (a kind the probe never met) is reported by name.
+the process.  A value outside it (a kind the probe never met, a longer list) is not an
+error: its move takes one of the table's spare ids (action_table.py).  Domains that read
+nothing of the state need none of this: closed.py works their values out exactly.
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
 from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
+from .schema.language import UTILITIES
 from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
 from .source import LDict, Span, plain, span_of
@@ -486,11 +487,20 @@ def build_scoring(r: Reader, value) -> Scoring | None:
     node = r.mapping(value, "scoring")
     if node is None:
         return None
+    utility = r.string(node.get("utility"), "utility", choices=UTILITIES) or "general"
+    total = r.integer(node.get("total"), "total")
+    if (utility == "constant_sum") != ("total" in node):
+        where = "total" if "total" in node else "utility"
+        r.error("S121", "'total' goes with 'utility: constant_sum' and only with it: it is what the scores "
+                "of every finished game add up to" if where == "total" else
+                "'utility: constant_sum' needs 'total': what the scores of every finished game add up to",
+                value_span(node, where, node.span))
     return Scoring(r.expr(node["score"], "the score", node.span) if "score" in node else None,
                    [r.expr(t, "a tie-breaker", node.span) for t in r.sequence(node.get("tiebreak"), "tiebreak")],
                    r.expr(node["winners"], "the winners", node.span) if "winners" in node else None,
                    node.span, rule_of(r, node),
-                   r.expr(node["estimate"], "the estimate", node.span) if "estimate" in node else None)
+                   r.expr(node["estimate"], "the estimate", node.span) if "estimate" in node else None,
+                   utility, total, value_span(node, "utility", node.span))
 
 
 def build_define(r: Reader, name: str, value) -> DefineDecl | None:

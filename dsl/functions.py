@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -412,6 +413,17 @@ def _ceil_div(ctx, a, b):
     if want_int(b, "the divisor") == 0:
         fail("division by zero")
     return -(-want_int(a, "the dividend") // b)
+
+
+@_fn("fraction", 2, 2, ANY, [INT, INT])
+def _fraction(ctx, a, b):
+    """a/b exactly, in lowest terms: an int when b divides a, else a fraction.  A fraction
+    is a finished value (a score, a tie-breaker, an estimate, compared with `==`): the
+    operators take ints, so the arithmetic is done on ints before the one division."""
+    if want_int(b, "the denominator") == 0:
+        fail("division by zero")
+    q = Fraction(want_int(a, "the numerator"), b)
+    return q.numerator if q.denominator == 1 else q
 
 
 @_fn("clamp", 3, 3, INT, [INT, INT, INT])

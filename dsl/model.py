@@ -210,6 +210,9 @@ class Scoring:
     span: Span
     rule: str | None = None
     estimate: Expr | None = None  # how far ahead a player is before the end (search bots)
+    utility: str = "general"  # what finished games' scores add up to: general, zero_sum, constant_sum
+    total: int | None = None  # the sum of the scores, with utility constant_sum
+    utility_span: Span | None = None  # where `utility` is written, for the check at a game's end
 
 
 @dataclass

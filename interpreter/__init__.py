@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from .context import RuleError
 from .game import Game
+from .knowledge import ranks_erased
 from .loading import find_ruleset, load_game, load_rules, list_rulesets
 from .moves import IllegalMove, Move, Rejection
 from .outcome import Outcome
 from .state import State
 
 __all__ = ["Game", "IllegalMove", "Move", "Outcome", "Rejection", "RuleError", "State",
-           "find_ruleset", "list_rulesets", "load_game", "load_rules"]
+           "find_ruleset", "list_rulesets", "load_game", "load_rules", "ranks_erased"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from meeple.dsl.eval_errors import EvalError
 
@@ -18,8 +19,13 @@ class Outcome:
     estimates: tuple = ()  # per player, for a game not over whose scoring has an `estimate`
 
     def to_data(self) -> dict:
-        return {"reason": self.reason, "scores": list(self.scores), "ranks": list(self.ranks),
-                "winners": list(self.winners), "tiebreaks": [list(t) for t in self.tiebreaks]}
+        """As JSON data: an exact fraction is written as its text, "-1/3"."""
+        return {"reason": self.reason, "scores": [_plain(s) for s in self.scores], "ranks": list(self.ranks),
+                "winners": list(self.winners), "tiebreaks": [[_plain(v) for v in t] for t in self.tiebreaks]}
+
+
+def _plain(value):
+    return str(value) if isinstance(value, Fraction) else value
 
 
 def compute_outcome(game, state) -> Outcome | None:
@@ -71,5 +77,31 @@ def standings(game, state) -> Outcome:
         raise RuleError(exc.code, exc.message, exc.span or span) from None
     except TypeError:
         raise RuleError("R701", "scores and tie-breakers must be comparable values", span) from None
+    if state.over:
+        check_utility(rules.ruleset.scoring, scores)
     return Outcome(state.end_reason if state.over else "", tuple(scores), tuple(tiebreaks), ranks, winners,
                    tuple(e[0] for e in estimates if e))
+
+
+def declared_sum(scoring):
+    """What the scores of every finished game add up to, as the scoring declares it
+    (`utility: zero_sum` or `constant_sum` with its `total`); None for a general game."""
+    if scoring is None or scoring.utility == "general":
+        return None
+    return 0 if scoring.utility == "zero_sum" else scoring.total
+
+
+def check_utility(scoring, scores) -> None:
+    """A declared utility is a promise about every finished game (OpenSpiel's CFR and
+    exploitability rely on it), so a game whose scores break it stops with R712."""
+    want = declared_sum(scoring)
+    if want is None:
+        return
+    if not all(isinstance(s, (int, Fraction)) and not isinstance(s, bool) for s in scores):
+        raise RuleError("R712", f"the scoring declares 'utility: {scoring.utility}', so every score must be a "
+                        f"number, but they are {', '.join(map(str, scores))}", scoring.utility_span)
+    total = sum(scores)
+    if total != want:
+        raise RuleError("R712", f"the scoring declares 'utility: {scoring.utility}', so the scores of a "
+                        f"finished game add up to {want}, but these ({', '.join(map(str, scores))}) add up "
+                        f"to {total}", scoring.utility_span)

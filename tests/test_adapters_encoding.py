@@ -108,7 +108,7 @@ def test_a_parameter_whose_values_no_table_can_hold_is_named(tmp_path):
 
 def test_a_parameter_with_too_many_values_is_named(tmp_path):
     with pytest.raises(ActionSpaceError, match="cannot be bounded.*parameter 'choice'"):
-        ActionTable(_one_action_game(tmp_path, "counter", "[0, 5000000]"))
+        ActionTable(_one_action_game(tmp_path, "counter", "[total, 5000000]"))
 
 
 @pytest.mark.parametrize("name", SHIPPED)

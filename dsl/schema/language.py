@@ -30,8 +30,15 @@ PLAYERS = OneOf((
                        Key("max", Integer(), True, "the most players"))),
 ), label="a number, a range such as '2-4', or {min, max}")
 
+# An option's value is a value of the language: a whole number, a text, true/false, or
+# lists and mappings of them.  A number with a fraction part (2.5) is refused here, where
+# it is written (S103), rather than when an expression first combines it with an int.
+_OPTION_PART = OneOf((Scalar(), ListOf(Scalar())), label="a whole number, a text, true/false or a list of them")
+OPTION_VALUE = OneOf((Scalar(), ListOf(_OPTION_PART), MapOf(_OPTION_PART)),
+                     label="a whole number, a text, true/false, or a list or mapping of them")
+
 OPTION = Record("an option", (
-    Key("default", Data(), True, "the value when a game does not set the option"),
+    Key("default", OPTION_VALUE, True, "the value when a game does not set the option"),
     Key("choices", CHOICES, doc="the values the option may take"),
     DESCRIPTION,
 ))
@@ -293,11 +300,16 @@ END_RULE = Record("an end rule", (
     Key("reason", Text(), doc="the text of outcome.reason"),
 ))
 
+UTILITIES = ("general", "zero_sum", "constant_sum")  # scoring.utility; checked at each game's end
+
 SCORING = Record("the scoring section", (
     Key("score", Expression(), doc="each player's score"),
     Key("tiebreak", ListOf(Expression(), label="a list of expressions"), doc="tie-breakers, in order"),
     Key("winners", Expression(), doc="the winners (default: every player ranked first)"),
     Key("estimate", Expression(), doc="each player's standing before the end, for a search that stops a playout short"),
+    Key("utility", Choice(values=UTILITIES),
+        doc="what every finished game's scores add up to: anything (general), 0 (zero_sum) or total (constant_sum)"),
+    Key("total", Integer(), doc="with utility: constant_sum, the sum of every finished game's scores"),
     RULE,
 ))
 
