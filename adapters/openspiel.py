@@ -312,8 +312,10 @@ class MeepleState(pyspiel.State):
 
     def information_text(self, player) -> str:
         """The player's view now, then one digest of every view they had before and of
-        each move they made (named as they name it), chained step by step: two histories
-        they cannot tell apart give the same text."""
+        every move as they read it (Game.move_text: another's secret choice, a draw they
+        do not see, a choice made at once with theirs are `?`), chained step by step: two
+        histories they cannot tell apart give the same text, and a move they saw played
+        is remembered."""
         return self.observation_text(player) + "\nhistory " + _recall(self._game, self._at.trail, player)
 
 
@@ -336,8 +338,8 @@ def _recall(setup, step, player) -> str:
     head = "" if step is None else step.recall[player]
     for step in reversed(todo):
         view = setup.view_text(step.state, player)
-        mine = ranks_erased(meeple.move_text(step.state, step.move, player)) if step.move.player == player else "-"
-        head = step.recall[player] = _digest(head + view + mine)
+        move = ranks_erased(meeple.move_text(step.state, step.move, player))  # what player saw of it
+        head = step.recall[player] = _digest(head + view + move)
     return head
 
 

@@ -410,7 +410,8 @@ class Game:
 
     def seen_move(self, state: State, move: Move, viewer: int) -> Move:
         """`move` as `viewer` may know it, played from `state`: a secret action of another
-        player as `?`, its secret parameters as UNKNOWN; a chance draw whose step's
+        player (or any move of another at a simultaneous decision) as `?`, its secret
+        parameters as UNKNOWN; a chance draw whose step's
         `seen_by` does not name the viewer with the value UNKNOWN.  Every text and screen
         that tells a player about a move starts from this."""
         if move.player == viewer:
@@ -422,6 +423,8 @@ class Game:
                 return move
             return Move(CHANCE, move.action, tuple((k, UNKNOWN) for k, _ in move.args))
         secret = self.rules.secret.get(move.action)
+        if not state.over and self.rules.points[state.pc].kind == "simultaneous":
+            secret = True  # chosen at once: nobody sees another's choice until effects show it
         if not secret:
             return move
         if secret is True:

@@ -170,3 +170,42 @@ def test_a_changed_file_is_a_new_game_and_the_old_one_keeps_its_rules(tmp_path):
         return state.returns()
     assert returns(before) == [-1.0, 1.0] and returns(after) == [1.0, -1.0]  # win shares of each file's scores
     assert returns(pyspiel.load_game(before.get_type().short_name)) == [-1.0, 1.0]
+
+
+SECRET_BETS = Path(__file__).resolve().parent / "fixtures" / "leaks" / "secret_bet_poker.yaml"
+
+
+def _decision_infostates(game, player: int) -> set:
+    """The information-state strings `player` decides at, over the whole tree."""
+    found, todo = set(), [game.new_initial_state()]
+    while todo:
+        state = todo.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            todo.extend(state.child(a) for a, _ in state.chance_outcomes())
+            continue
+        if state.current_player() == player:
+            found.add(state.information_state_string(player))
+        todo.extend(state.child(a) for a in state.legal_actions())
+    return found
+
+
+def test_secret_bets_through_openspiel_cfr_and_exploitability(tmp_path):
+    """Issue 41: a poker-like game whose stakes are secret choices and whose cards are
+    private chance.  The second player decides knowing only their card (3 information
+    states, where public stakes would give 6), and CFR's exploitability curve on score
+    returns is accepted by exploitability() and falls."""
+    game = pyspiel.load_game(register(str(SECRET_BETS)))
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert len(_decision_infostates(game, 1)) == 3 and len(_decision_infostates(game, 0)) == 3
+    public = tmp_path / "public_bets.yaml"
+    public.write_text(SECRET_BETS.read_text(encoding="utf-8").replace("    secret: [amount]\n", ""), encoding="utf-8")
+    assert len(_decision_infostates(pyspiel.load_game(register(str(public))), 1)) == 6
+    solver = cfr.CFRSolver(game)
+    values = []
+    for iteration in range(1, 33):
+        solver.evaluate_and_update_policy()
+        if iteration in (1, 8, 32):
+            values.append(exploitability.exploitability(game, solver.average_policy()))
+    assert values[0] > values[1] > values[2] and values[2] < values[0] / 10

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from leak_support import Leak, check_no_leaks
+from meeple.adapters.action_table import ActionTable
 from meeple.adapters.observation import ObservationLayout
 from meeple.interpreter import list_rulesets, load_game, views
 from meeple.interpreter.knowledge import ranks_erased
@@ -36,14 +37,24 @@ def _cases():
 
 
 def _extra(game):
+    """What the adapters give p: the observation tensor (PettingZoo, OpenSpiel), the bots'
+    observation, and p's action ids with their strings (PettingZoo's action mask, OpenSpiel's
+    legal actions).  The OpenSpiel observation and information-state strings are made of
+    p's views with ranks erased, compared by `compare` itself."""
     layout = ObservationLayout(game)
+    table = ActionTable(game)
 
     def tensor(state, p):
         return layout.tensor(state, p)
 
     def observation(state, p):
         return ranks_erased(game.observe(state, p).to_data())
-    return tensor, observation
+
+    def action_ids(state, p):
+        if p not in game.current_players(state):
+            return []
+        return sorted((i, ranks_erased(table.describe(i, state, p))) for i in table.legal(state, p))
+    return tensor, observation, action_ids
 
 
 @pytest.mark.parametrize("name, players, backend", list(_cases()))
