@@ -24,13 +24,19 @@ def test_kuhn_poker_is_zero_sum_on_its_scores_and_cfr_lowers_its_exploitability(
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.get_type().short_name.endswith("_scores") and game.utility_sum() == 0
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    values = _cfr_exploitability(game, (1, 4, 16))
+    assert values[0] > values[1] > values[2] and values[2] < values[0] / 4
+
+
+def _cfr_exploitability(game, at) -> list:
+    """CFR's average policy's exploitability after each number of iterations in `at`."""
     solver = cfr.CFRSolver(game)
     values = []
-    for iteration in range(1, 17):
+    for iteration in range(1, max(at) + 1):
         solver.evaluate_and_update_policy()
-        if iteration in (1, 4, 16):
+        if iteration in at:
             values.append(exploitability.exploitability(game, solver.average_policy()))
-    assert values[0] > values[1] > values[2] and values[2] < values[0] / 4
+    return values
 
 
 def test_kuhn_returns_are_the_chips_won_and_lost():
@@ -202,10 +208,5 @@ def test_secret_bets_through_openspiel_cfr_and_exploitability(tmp_path):
     public = tmp_path / "public_bets.yaml"
     public.write_text(SECRET_BETS.read_text(encoding="utf-8").replace("    secret: [amount]\n", ""), encoding="utf-8")
     assert len(_decision_infostates(pyspiel.load_game(register(str(public))), 1)) == 6
-    solver = cfr.CFRSolver(game)
-    values = []
-    for iteration in range(1, 33):
-        solver.evaluate_and_update_policy()
-        if iteration in (1, 8, 32):
-            values.append(exploitability.exploitability(game, solver.average_policy()))
+    values = _cfr_exploitability(game, (1, 8, 32))
     assert values[0] > values[1] > values[2] and values[2] < values[0] / 10
