@@ -11,7 +11,7 @@ from meeple.adapters.pettingzoo import env, parallel_env
 # test covers the first moves; the small games are played to their end.
 AEC = [("tic-tac-toe", 2, 200), ("connect-four", 2, 200), ("nim", 2, 200), ("goofspiel", 3, 200),
        ("examples/high-card", 2, 200), ("treasure-hunter", 3, 20), ("zavandor", 2, 20), ("valdora", 3, 15),
-       ("freyas-folly", 3, 15), ("tests/fixtures/kuhn-poker", 2, 200)]
+       ("freyas-folly", 3, 15), ("tests/fixtures/leaks/secret_bet_poker.yaml", 2, 200)]
 
 
 @pytest.fixture(autouse=True)
@@ -147,8 +147,8 @@ def test_an_illegal_action_raises_or_is_replaced_by_a_random_legal_one():
 def test_score_returns_through_pettingzoo():
     """A ruleset whose scores are declared zero-sum pays its scores by default."""
     from pathlib import Path
-    kuhn = str(Path(__file__).resolve().parent / "fixtures" / "kuhn-poker")
-    e = env(kuhn)
+    poker = str(Path(__file__).resolve().parent / "fixtures" / "leaks" / "secret_bet_poker.yaml")
+    e = env(poker)
     totals = {a: 0.0 for a in e.possible_agents}
     e.reset(seed=4)
     for agent in e.agent_iter():
@@ -156,4 +156,4 @@ def test_score_returns_through_pettingzoo():
         totals[agent] += reward
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[-1]))
     assert e.returns == "score" and sorted(totals.values()) in ([-1.0, 1.0], [-2.0, 2.0])
-    assert env(kuhn, returns="win").returns == "win" and env("nim").returns == "win"
+    assert env(poker, returns="win").returns == "win" and env("nim").returns == "win"

@@ -16,16 +16,15 @@ from meeple.dsl.load import load_ruleset
 from meeple.interpreter.context import RuleError
 from meeple.interpreter.loading import load_game
 
-KUHN = str(Path(__file__).resolve().parent / "fixtures" / "kuhn-poker")
+# A poker-like game of our own: private cards (chance), secret stakes, zero-sum chips.
+SECRET_BETS = Path(__file__).resolve().parent / "fixtures" / "leaks" / "secret_bet_poker.yaml"
 
 
-def test_kuhn_poker_is_zero_sum_on_its_scores_and_cfr_lowers_its_exploitability():
-    game = pyspiel.load_game(register(KUHN), {"seeds": 24})  # the deal: one of 24 hidden seeds
+def test_secret_bet_poker_is_zero_sum_on_its_scores():
+    game = pyspiel.load_game(register(str(SECRET_BETS)))
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.get_type().short_name.endswith("_scores") and game.utility_sum() == 0
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
-    values = _cfr_exploitability(game, (1, 4, 16))
-    assert values[0] > values[1] > values[2] and values[2] < values[0] / 4
 
 
 def _cfr_exploitability(game, at) -> list:
@@ -39,8 +38,8 @@ def _cfr_exploitability(game, at) -> list:
     return values
 
 
-def test_kuhn_returns_are_the_chips_won_and_lost():
-    game = load(KUHN)
+def test_the_returns_are_the_chips_won_and_lost():
+    game = load(str(SECRET_BETS))
     rnd = random.Random(2)
     seen = set()
     for _ in range(40):
@@ -52,7 +51,7 @@ def test_kuhn_returns_are_the_chips_won_and_lost():
         assert sum(returns) == 0
         seen.add(returns)
     assert seen <= {(1.0, -1.0), (-1.0, 1.0), (2.0, -2.0), (-2.0, 2.0)} and len(seen) >= 3
-    assert load(KUHN, returns="win").get_type().short_name != load(KUHN).get_type().short_name
+    assert load(str(SECRET_BETS), returns="win").get_type().short_name != game.get_type().short_name
 
 
 def _write(folder: Path, scoring: str, options: str = "") -> str:
@@ -177,8 +176,6 @@ def test_a_changed_file_is_a_new_game_and_the_old_one_keeps_its_rules(tmp_path):
     assert returns(before) == [-1.0, 1.0] and returns(after) == [1.0, -1.0]  # win shares of each file's scores
     assert returns(pyspiel.load_game(before.get_type().short_name)) == [-1.0, 1.0]
 
-
-SECRET_BETS = Path(__file__).resolve().parent / "fixtures" / "leaks" / "secret_bet_poker.yaml"
 
 
 def _decision_infostates(game, player: int) -> set:
