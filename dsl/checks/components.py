@@ -51,9 +51,22 @@ def check_reserved_fields(rs: Ruleset) -> Iterator[Diagnostic]:
                                  f"property of '{kind.name}'", kind.span, rule=kind.rule)
 
 
+# Moves the interpreter makes itself: an action of the same name would be one move text
+# for two moves, and the built-in one wins (its requirement and effects would never run).
+BUILT_IN_MOVES = {
+    "pass": "a decision step offers the built-in pass with 'pass: true'; give your action "
+            "another name (such as 'pass_turn') if it needs a requirement or effects",
+    "chance": "it is the action of every chance move; give your action another name",
+}
+
+
 def check_names_unique(rs: Ruleset) -> Iterator[Diagnostic]:
     reserved = {"player", "options", "true", "false", "none", "key", "item"}
     for section in (rs.variables, rs.zones, rs.defines):
         for name, decl in section.items():
             if name in reserved:
                 yield Diagnostic("S109", f"'{name}' is a reserved name", decl.span)
+    for name, decl in rs.actions.items():
+        if name in BUILT_IN_MOVES:
+            yield Diagnostic("S109", f"an action cannot be called '{name}': {BUILT_IN_MOVES[name]}",
+                             decl.span, rule=decl.rule)
