@@ -623,7 +623,7 @@ class Game:
         nobody can move."""
         # The walk that reached this decision listed its moves already (state._moves).
         if state.drawing is not None or self.rules.points[state.pc].code == CHANCE_STEP:  # chance to move
-            move = _draw(self.chance_outcomes(state), rng)
+            move = draw_outcome(self.chance_outcomes(state), rng)
         else:
             moves = state._moves
             if moves is None:
@@ -939,7 +939,7 @@ class _Replay:
         return moves[rng._randbelow(len(moves))]
 
 
-def _draw(outcomes, rng):
+def draw_outcome(outcomes, rng):
     """One chance outcome, drawn with its probability by the policy's generator."""
     x = rng.random()
     for move, p in outcomes:
