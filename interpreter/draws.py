@@ -69,7 +69,9 @@ def below(r, n: int):
 
 def shuffled(r, items: tuple):
     """(after, the items shuffled).  From a tape: the same Fisher-Yates as rng.shuffled,
-    one draw of k, k-1, ..., 2 outcomes for k items, so every order is as likely."""
+    one draw of k, k-1, ..., 2 outcomes for k items, so every order is as likely.  Not
+    one draw of k! outcomes, even for a few items: one rule for every shuffle keeps each
+    chance point's outcomes within the number of items (an action table stays small)."""
     if type(r) is int:
         return rng.shuffled(r, items)
     out = list(items)
