@@ -121,9 +121,9 @@ def _moves(game, state):
 def random_history(game, seed: int, rnd, limit: int) -> list:
     """(state, move) pairs of one random game with chance explicit, cut at `limit` moves;
     the draws inside a step (a shuffle's, a bag's: draw_points.py) are not counted, so a
-    long shuffle in the setup does not use up the history."""
+    long shuffle in the setup does not use up the history, and a step is not cut short."""
     state, out, counted = game.new_state(seed), [], 0
-    while not game.is_terminal(state) and counted < limit:
+    while not game.is_terminal(state) and (counted < limit or state.drawing is not None):
         moves = _moves(game, state)
         if not moves:
             break
