@@ -264,3 +264,25 @@ def test_a_deal_from_a_bag_has_the_tree_of_a_deal_by_chance_steps(backend):
     # At random, player 0 wins 1 whenever player 1 folds (half the time) and breaks even
     # on average at a showdown: 1/2 each way, zero-sum.
     assert value == (Fraction(1, 2), Fraction(-1, 2))
+
+
+def test_cfr_reaches_the_same_exploitability_on_both_deals_through_openspiel():
+    """Done-when of issue 47, through the OpenSpiel adapter as it stands: without its
+    hidden seed (one seed, where the adapter still has that node), CFR on the bag deal
+    and on the deal by chance steps reaches the same exploitability."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    from meeple.adapters.openspiel import register
+    reached = []
+    for name in ("bag_deal", "flow_chance"):
+        game_type_name = register(str(FIXTURES / f"{name}.yaml"))
+        params = {"players": 2}
+        if "seeds" in pyspiel.load_game(game_type_name).get_type().parameter_specification:
+            params["seeds"] = 1
+        game = pyspiel.load_game(game_type_name, params)
+        solver = cfr.CFRSolver(game)
+        for _ in range(50):
+            solver.evaluate_and_update_policy()
+        reached.append(exploitability.exploitability(game, solver.average_policy()))
+    assert reached[0] == pytest.approx(reached[1], abs=1e-12) and reached[0] < 0.01, reached
