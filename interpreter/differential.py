@@ -15,6 +15,10 @@ agree.  What is compared, and when:
   the same policy seed, against a step-by-step `apply` loop making the same
   choices, and the playout's input state must be left as it was.
 
+With `explicit_chance`, both games stop at every chance point (a flow `chance` step,
+a draw inside a step: draw_points.py) and the choice index picks one of its outcomes
+like any move; a playout's loop draws them with their probabilities, as Game.playout.
+
 Only the first difference is reported, with everything needed to reproduce it.
 
     report = compare_backends("nim", players=2, games=20, seed=1)
@@ -26,6 +30,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .game import CHANCE, draw_outcome
 from .loading import load_game
 
 MAX_SHOWN = 400  # characters of a differing value kept in a report
@@ -103,7 +108,7 @@ class _Differ(Exception):
 
 def compare_backends(name_or_path, players: int, games: int, seed: int, options: dict | None = None,
                      max_moves: int | None = None, view_every: int = 1, playouts_per_game: int = 2,
-                     playout_max_moves: int | None = None) -> DiffReport:
+                     playout_max_moves: int | None = None, explicit_chance: bool = False) -> DiffReport:
     """Play `games` seeded random games (seeds `seed`, `seed + 1`, ...) on both back ends
     and compare them step by step.  `max_moves` caps each game; `view_every` compares
     the players' views only every k-th step (and at the end) for games whose views are
@@ -111,6 +116,7 @@ def compare_backends(name_or_path, players: int, games: int, seed: int, options:
     from, each capped at `playout_max_moves` (default: `max_moves`)."""
     ref = load_game(name_or_path, players, options, backend="reference")
     comp = load_game(name_or_path, players, options, backend="compiled")
+    ref.explicit_chance = comp.explicit_chance = explicit_chance
     report = DiffReport(ref.name, players, seed)
     module = getattr(comp.rules, "module", None)
     deopts_before = module.deopts if module is not None else 0
@@ -262,13 +268,17 @@ def _compare_playouts(ref, comp, r_from, c_from, policy_seed, cap, at):
 
 def _apply_loop(game, state, rnd, cap):
     """What `playout`'s default policy does, one public `apply` at a time: a uniform
-    choice among the legal moves, drawn with `rnd.randrange`."""
+    choice among the legal moves, drawn with `rnd.randrange`; at a chance point an
+    outcome drawn with its probability."""
     played = 0
     while not state.over and (cap is None or played < cap):
         moves = game.legal_moves(state)
         if not moves:
             break
-        state = game.apply(state, moves[rnd.randrange(len(moves))])
+        if game.current_players(state) == (CHANCE,):
+            state = game.apply(state, draw_outcome(game.chance_outcomes(state), rnd))
+        else:
+            state = game.apply(state, moves[rnd.randrange(len(moves))])
         played += 1
     return state
 

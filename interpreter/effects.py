@@ -10,7 +10,7 @@ from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import arith, is_int, kind_of
 from meeple.dsl.values import Item
 
-from . import rng
+from . import draws
 from .context import RuleError
 from .store import check_depth, find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
 from .targets import VarPlace, compile_place
@@ -133,12 +133,7 @@ class EffectCompiler:
                 contents = zone_get(state, s.name, s.key)
                 n = max(0, min(n, len(contents)))
                 if s.decl.kind == "bag":
-                    picked = []
-                    rest = list(contents)
-                    for _ in range(n):
-                        state.rng, i = rng.below(state.rng, len(rest))
-                        picked.append(rest.pop(i))
-                    items, remaining = tuple(picked), tuple(rest)
+                    state.rng, items, remaining = draws.bag_pick(state.rng, contents, n)
                 else:
                     items, remaining = contents[:n], contents[n:]
                 zone_set(state, s.name, s.key, remaining)
@@ -151,7 +146,7 @@ class EffectCompiler:
         def run(ctx):
             z = place(ctx)
             state = ctx.state
-            state.rng, mixed = rng.shuffled(state.rng, zone_get(state, z.name, z.key))
+            state.rng, mixed = draws.shuffled(state.rng, zone_get(state, z.name, z.key))
             zone_set(state, z.name, z.key, mixed)
         return run
 
@@ -186,7 +181,7 @@ class EffectCompiler:
                     ctx.charge(1)
                     i = 0
                     if bag:
-                        state.rng, i = rng.below(state.rng, len(contents))
+                        state.rng, i = draws.below(state.rng, len(contents))
                     zone_set(state, s.name, s.key, contents[:i] + contents[i + 1:])
                     _put(ctx, ZonePlace(to, p, to_decl), contents[i:i + 1], "bottom", face)
         return run

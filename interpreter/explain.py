@@ -8,7 +8,7 @@ from meeple.dsl.functions import want_list
 
 from .context import Ctx
 from .knowledge import Namer
-from .moves import PASS, Move, Rejection, cost_shortfall, format_value, split_args
+from .moves import CHANCE, PASS, Move, Rejection, cost_shortfall, format_value, split_args
 
 _MOVE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)(\((?P<args>.*)\))?$")
 
@@ -25,6 +25,11 @@ def explain_rejection(game, state, text: str, player: int | None, referee: bool 
     if player is not None and player not in acting:
         return Rejection.of("M805", "it is not player {player}'s turn (to move: {acting})", player=player,
                             acting=", ".join(map(str, acting)))
+    if acting == (CHANCE,):  # a chance step of the flow, or a draw inside a step
+        outcomes = [str(m) for m, _ in game.chance_outcomes(state)]
+        known = ", ".join(outcomes[:12]) + (f", ... ({len(outcomes)} in all)" if len(outcomes) > 12 else "")
+        return Rejection.of("M807", "'{move}' is not an outcome of this chance point; outcomes: {known}",
+                            move=text, known=known)
     who = player if player is not None else (acting[0] if acting else None)
     if name == PASS:
         if point.allow_pass:

@@ -18,12 +18,13 @@ from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import want_list
 from meeple.dsl.values import Item
 
-from . import rng
+from . import draw_points, rng
 from .context import Ctx, RuleError
+from .draws import may_draw
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
                         END, EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from .knowledge import WHOLE, Namer
-from .moves import PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
+from .moves import CHANCE, PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State
 from .views import seers
@@ -31,7 +32,6 @@ from .store import pay_costs
 
 STEP_LIMIT = 100_000
 MAX_KEYS = 10_000  # keys of one keyed variable or zone: every state copy carries them all
-CHANCE = -1  # the "player" who moves at an explicit chance point
 
 
 class Game:
@@ -56,8 +56,10 @@ class Game:
             self.options[k] = v
         self.options = {k: _as_value(v) for k, v in self.options.items()}
         # Normally chance points draw from the state's generator as play passes them.
-        # Analysis tools set this to stop there instead and branch over the outcomes.
+        # Analysis tools set this to stop there instead and branch over the outcomes:
+        # at `chance` steps of the flow, and at every draw an effect makes (draw_points.py).
         self.explicit_chance = False
+        self._may_draw = may_draw(rules.ruleset)  # can an effect draw (a shuffle, a bag)?
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
         self._within = None  # while trying a move for `then_required`: the points its walk may visit
         self.kernel_fallbacks = 0  # playouts and walks the kernel handed back to the loop (tests read it)
@@ -115,10 +117,23 @@ class Game:
                 return state
             if self._before_walk is not None:
                 return self._walk_to_first_decision(self._fresh_before_walk(seed), lambda: self._fresh_before_walk(seed))
+        if self.explicit_chance and self._may_draw:  # the setup's draws are chance points
+            return draw_points.play_step(self, self._before_setup(seed), None)
+        state = self._before_setup(seed)
+        self._set_up(state)
+        if state.rng == rng.seed_state(seed) and self.on_skip is None:
+            self._before_walk = state.copy()
+        state = self._walk_to_first_decision(state)
+        if state.rng == rng.seed_state(seed) and self.on_skip is None:
+            self._first_state = state.copy()
+        return state
+
+    def _before_setup(self, seed: int) -> State:
+        """The declared initial contents, worked out once per game, and the seeded generator."""
         state = State()
         state.rng = rng.seed_state(seed)
-        ctx = Ctx(self, state)
         if self._initial_contents is None:
+            ctx = Ctx(self, state)
             for name, (decl, per, init) in self.rules.initials.items():
                 state.vars[name] = self._initial(ctx, decl, per, init, default=_default_of(decl))
             for name, (decl, per, init) in self.rules.zone_initials.items():
@@ -128,6 +143,11 @@ class Game:
             self._initial_contents = (dict(state.vars), dict(state.zones), dict(state.props))
         else:  # containers are replaced on write, never changed: sharing them is safe
             state.vars, state.zones, state.props = (dict(part) for part in self._initial_contents)
+        return state
+
+    def _set_up(self, state: State) -> None:
+        """Run the setup on `state` and stand it at the start of the flow."""
+        ctx = Ctx(self, state)
         try:
             self.rules.setup(ctx)
         except EvalError as exc:
@@ -135,12 +155,6 @@ class Game:
         state.pc = self.rules.start
         state.locals = {}
         self._check_end(ctx)  # a game may be over before its first decision
-        if state.rng == rng.seed_state(seed) and self.on_skip is None:
-            self._before_walk = state.copy()
-        state = self._walk_to_first_decision(state)
-        if state.rng == rng.seed_state(seed) and self.on_skip is None:
-            self._first_state = state.copy()
-        return state
 
     def _fresh_before_walk(self, seed: int) -> State:
         state = self._before_walk.copy()
@@ -186,8 +200,11 @@ class Game:
 
     def _playout_kernel(self):
         """The back end's playout kernel for this game's player count and chance setting,
-        asked of the back end once per setting (a new game and a playout each ask)."""
+        asked of the back end once per setting (a new game and a playout each ask).  None
+        with chance explicit where effects draw: a kernel cannot stop at those draws."""
         explicit = self.explicit_chance
+        if explicit and self._may_draw:
+            return None
         kernel = self._kernels.get(explicit, _UNKNOWN)
         if kernel is _UNKNOWN:
             make = getattr(self.rules, "playout_kernel", None)
@@ -268,6 +285,8 @@ class Game:
     def current_players(self, state: State) -> tuple:
         if state.over:
             return ()
+        if state.drawing is not None:
+            return (CHANCE,)
         point = self.rules.points[state.pc]
         if point.code != DECIDE:
             return (CHANCE,) if point.code == CHANCE_STEP else ()
@@ -309,7 +328,7 @@ class Game:
         if state.over:
             return None
         point = self.rules.points[state.pc]
-        return "chance" if point.code == CHANCE_STEP else point.kind
+        return "chance" if point.code == CHANCE_STEP or state.drawing is not None else point.kind
 
     def is_terminal(self, state: State) -> bool:
         return state.over
@@ -343,8 +362,8 @@ class Game:
         if state.over:
             return ()
         point = self.rules.points[state.pc]
-        if point.code != DECIDE:
-            return tuple(m for m, _ in self.chance_outcomes(state)) if point.code == CHANCE_STEP else ()
+        if point.code != DECIDE or state.drawing is not None:
+            return tuple(m for m, _ in self.chance_outcomes(state))
         players = state.pending if point.kind == "simultaneous" else (self._decider(state, point),)
         offers = self._offers[point.id]
         out: list = []
@@ -411,14 +430,15 @@ class Game:
     def seen_move(self, state: State, move: Move, viewer: int) -> Move:
         """`move` as `viewer` may know it, played from `state`: a secret action of another
         player (or any move of another at a simultaneous decision) as `?`, its secret
-        parameters as UNKNOWN; a chance draw whose step's
-        `seen_by` does not name the viewer with the value UNKNOWN.  Every text and screen
-        that tells a player about a move starts from this."""
+        parameters as UNKNOWN; a chance draw whose step's `seen_by` does not name the
+        viewer with the value UNKNOWN, and a draw made inside a step (draw_points.py) so
+        for every player.  Every text and screen that tells a player about a move starts
+        from this."""
         if move.player == viewer:
             return move
         if move.player == CHANCE:
             point = self.rules.points[state.pc]
-            seen = point.seen if point.code == CHANCE_STEP else None
+            seen = point.seen if point.code == CHANCE_STEP and state.drawing is None else None
             if seen is not None and viewer in seers(self, state, seen, point):
                 return move
             return Move(CHANCE, move.action, tuple((k, UNKNOWN) for k, _ in move.args))
@@ -434,6 +454,8 @@ class Game:
     def chance_outcomes(self, state: State) -> list:
         """At an explicit chance point: each distinct outcome with its probability."""
         from fractions import Fraction
+        if state.drawing is not None:
+            return draw_points.outcomes(state.drawing)
         point = self.rules.points[state.pc]
         if state.over or point.code != CHANCE_STEP:
             return []
@@ -459,6 +481,9 @@ class Game:
         then = point.then_points.get(move.action, frozenset())
         hook, self.on_skip = self.on_skip, None  # a trial, not play: analysis hooks stay quiet
         within, self._within = self._within, then  # the walk stops where it leaves the `then` steps
+        if type(state.rng) is not int:  # tried inside a step played with chance explicit: not on its tape
+            state = state.copy()
+            state.rng = state.rng.generator
         try:
             after = self._play(state, move)
         finally:
@@ -481,7 +506,16 @@ class Game:
 
     def _play_in_place(self, new: State, move: Move) -> None:
         """Play `move` on `new` itself: only a copy made for it (`_play`) or a playout's
-        own state may be changed in place."""
+        own state may be changed in place.  With chance explicit, where effects may draw,
+        the step is played with a tape (draw_points.py); a trial (`_within`) is not."""
+        if new.drawing is not None:
+            draw_points.take_over(new, draw_points.resume(self, new, move))
+        elif self.explicit_chance and self._may_draw and self._within is None:
+            draw_points.take_over(new, draw_points.play_step(self, new, move))
+        else:
+            self._play_move(new, move)
+
+    def _play_move(self, new: State, move: Move) -> None:
         point = self.rules.points[new.pc]
         if point.code == CHANCE_STEP:
             new.locals[point.var] = move.args[0][1]
@@ -534,7 +568,7 @@ class Game:
         kernel = None
         if policy is None and type(rng) is random.Random and self.on_skip is None:
             kernel = self._playout_kernel()
-        if kernel is not None:
+        if kernel is not None and state.drawing is None:
             # An explicit chance step draws with rng.random(), which no index notes.
             before = rng.getstate() if self.explicit_chance else None
             drawn: list = []
@@ -591,8 +625,8 @@ class Game:
         """One move of a playout at a decision or an explicit chance step: False when
         nobody can move."""
         # The walk that reached this decision listed its moves already (state._moves).
-        if self.rules.points[state.pc].code == CHANCE_STEP:  # current_players(state) == (CHANCE,)
-            move = _draw(self.chance_outcomes(state), rng)
+        if state.drawing is not None or self.rules.points[state.pc].code == CHANCE_STEP:  # chance to move
+            move = draw_outcome(self.chance_outcomes(state), rng)
         else:
             moves = state._moves
             if moves is None:
@@ -908,7 +942,7 @@ class _Replay:
         return moves[rng._randbelow(len(moves))]
 
 
-def _draw(outcomes, rng):
+def draw_outcome(outcomes, rng):
     """One chance outcome, drawn with its probability by the policy's generator."""
     x = rng.random()
     for move, p in outcomes:

@@ -114,6 +114,7 @@ _set_shown = Move.__dict__["shown"].__set__
 
 
 PASS = "pass"
+CHANCE = -1  # the "player" who moves at a chance point (Game.explicit_chance)
 
 
 def move_text(move: Move, name_item=None) -> str:

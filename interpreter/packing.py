@@ -71,8 +71,10 @@ class Packer:
                              for item_id, p in state.props.items()))
         local = self._intern(tuple(sorted(((k, self._freeze(v)) for k, v in state.locals.items()),
                                           key=lambda kv: kv[0])))
-        flow = self._intern((_FORMAT, self.tag, state.pc, state.pending, state.over, state.ending, state.end_reason,
-                             state.phase))
+        flow = (_FORMAT, self.tag, state.pc, state.pending, state.over, state.ending, state.end_reason, state.phase)
+        if state.drawing is not None:  # a chance point inside a step (draw_points.py): plain, hashable data
+            flow += (state.drawing,)
+        flow = self._intern(flow)
         return (flow, state.rng, self._freeze(state.log), state.move_count, props, local, *vars_, *zones)
 
     def _top(self, where, value):
@@ -126,7 +128,7 @@ class Packer:
             raise PackError(f"a corrupt packed state ({type(exc).__name__}: {exc})"[:300]) from None
 
     def _rebuild(self, packed) -> State:
-        (_, _, pc, pending, over, ending, end_reason, phase), rng, log, move_count, props, local = packed[:6]
+        (_, _, pc, pending, over, ending, end_reason, phase, *drawing), rng, log, move_count, props, local = packed[:6]
         vars_, zones = packed[6:6 + len(self.var_names)], packed[6 + len(self.var_names):]
         state = State()
         state.vars = {n: self._thaw_top(("vars", n), v) for n, v in zip(self.var_names, vars_)}
@@ -136,6 +138,7 @@ class Packer:
         state.pc, state.pending, state.rng, state.over = pc, pending, rng, over
         state.ending, state.end_reason, state.phase = ending, end_reason, phase
         state.log, state.move_count = _thaw(log), move_count
+        state.drawing = drawing[0] if drawing else None
         return state
 
     def _thaw_top(self, where, value):

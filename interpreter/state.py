@@ -6,7 +6,9 @@ items, or a tuple/dict of such tuples; `props[item_id]` holds the item's
 mutable properties that differ from their defaults.  `locals` are the flow's
 loop variables and the parameters of an action whose sub-decisions are open.
 `pc` is the control point in the flow graph.  `rng` is the generator's state,
-so a seed and a list of moves replay a game exactly.
+so a seed and a list of moves replay a game exactly.  `drawing` is None but at a chance
+point inside a step (draw_points.py, chance explicit): then the rest is the state before
+that step.
 
 States are treated as immutable once returned; `copy()` is shallow, and every
 write replaces a container instead of mutating it.
@@ -21,7 +23,7 @@ from meeple.dsl.values import Item
 
 class State:
     __slots__ = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",
-                 "end_reason", "phase", "log", "move_count", "_moves", "_shown", "_where")
+                 "end_reason", "phase", "log", "move_count", "drawing", "_moves", "_shown", "_where")
 
     def __init__(self):
         self.vars: dict = {}
@@ -37,6 +39,7 @@ class State:
         self.phase = ""
         self.log: tuple = ()
         self.move_count = 0
+        self.drawing = None  # a draw_points.Drawing at a chance point inside a step
         self._moves = None  # cache of legal moves; not part of the state's identity
         self._shown = None  # the same moves, named as their movers may name them
         self._where = None  # (zone contents, item id -> place): knowledge.locate
@@ -56,6 +59,7 @@ class State:
         new.phase = self.phase
         new.log = self.log
         new.move_count = self.move_count
+        new.drawing = self.drawing
         new._moves = None
         new._shown = None
         new._where = self._where  # checked against the zones before use
@@ -63,8 +67,9 @@ class State:
 
     # -- identity ----------------------------------------------------------
     def to_data(self) -> dict:
-        """Plain JSON-able data; items become their ids."""
-        return {
+        """Plain JSON-able data; items become their ids.  A chance point inside a step
+        adds what it holds (states elsewhere keep the data they always had)."""
+        data = {
             "vars": {k: to_plain(v) for k, v in sorted(self.vars.items())},
             "zones": {k: to_plain(v) for k, v in sorted(self.zones.items())},
             "props": {k: to_plain(v) for k, v in sorted(self.props.items())},
@@ -78,6 +83,9 @@ class State:
             "phase": self.phase,
             "move_count": self.move_count,
         }
+        if self.drawing is not None:
+            data["drawing"] = self.drawing.to_data()
+        return data
 
     def key(self) -> str:
         """A stable digest: equal for states that play identically from here."""

@@ -119,14 +119,17 @@ def _moves(game, state):
 
 
 def random_history(game, seed: int, rnd, limit: int) -> list:
-    """(state, move) pairs of one random game with chance explicit, cut at `limit` moves."""
-    state, out = game.new_state(seed), []
-    while not game.is_terminal(state) and len(out) < limit:
+    """(state, move) pairs of one random game with chance explicit, cut at `limit` moves;
+    the draws inside a step (a shuffle's, a bag's: draw_points.py) are not counted, so a
+    long shuffle in the setup does not use up the history, and a step is not cut short."""
+    state, out, counted = game.new_state(seed), [], 0
+    while not game.is_terminal(state) and (counted < limit or state.drawing is not None):
         moves = _moves(game, state)
         if not moves:
             break
         move = moves[rnd.randrange(len(moves))]
         out.append((state, move))
+        counted += state.drawing is None
         state = game.apply(state, move)
     out.append((state, None))
     return out
@@ -170,8 +173,10 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
     real0 = history[0][0]
     alt = perturb(game, real0, p, rnd)[0] if swap else real0.copy()
     alt.rng = real0.rng  # the draws still to come are the real ones unless chance is explicit
+    steady = False  # both are still inside the step they were in at the last check: nothing changed
     for i, (real, move) in enumerate(history):
-        compare(game, real, alt, p, extra)
+        if not steady:
+            compare(game, real, alt, p, extra)
         if move is None:
             return i
         want, text = reading(game, real, move, p), ranks_erased(game.move_text(real, move, p))
@@ -179,13 +184,25 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
         if not twins:
             return i  # the others' choices here depend on what p cannot see
         rnd.shuffle(twins)
+        if real.drawing is not None and move in twins:
+            # A draw inside a step: the twin draws the same outcome first, as both drew from
+            # one generator when such draws were not chance points (`alt.rng` above).
+            twins.insert(0, twins.pop(twins.index(move)))
         after = history[i + 1][0]
-        goal = fingerprint(game, after, p)
+        # A draw inside a step that leads to another draw of it leaves the table as it was
+        # (draw_points.py): where the twin's does too, there is nothing new to compare.
+        within = real.drawing is not None and after.drawing is not None
+        goal = None
         for twin in twins:
             if ranks_erased(game.move_text(alt, twin, p)) != text:
                 raise Leak(f"p{p} reads the move {move} as {text!r}, and {twin} that p may not tell from it "
                            f"as {game.move_text(alt, twin, p)!r}")
             nxt = game.apply(alt, twin)
+            steady = within and alt.drawing is not None and nxt.drawing is not None
+            if steady:
+                alt = nxt
+                break
+            goal = fingerprint(game, after, p) if goal is None else goal
             if fingerprint(game, nxt, p) == goal:
                 alt = nxt
                 break
@@ -207,6 +224,9 @@ def check_no_leaks(game, seeds, limit: int = 200, extra=()) -> int:
     for seed in seeds:
         history = random_history(game, seed, random.Random(seed), limit)
         middle = len(history) // 2
+        # Not inside a step (a draw's chance point): its pending move names the real items.
+        while history[middle][0].drawing is not None:
+            middle += 1
         for p in range(game.player_count):
             rnd = random.Random(seed * 31 + p)
             total += mirror(game, history, p, rnd, extra, swap=False)

@@ -13,7 +13,7 @@ from operator import is_
 
 from meeple.dsl.values import Item
 
-from .. import rng
+from .. import draws
 from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_set
 from ..context import COST_LIMIT
 from .runtime import Deopt
@@ -193,15 +193,6 @@ def deal(ctx, contents, who, n, to):
     return contents, dealt
 
 
-def bag_pick(r, contents, n):
-    """`n` items drawn at random from a bag: (generator state, drawn, left), as the reference draws."""
-    picked, rest = [], list(contents)
-    for _ in range(min(n, len(rest))):
-        r, i = rng.below(r, len(rest))
-        picked.append(rest.pop(i))
-    return r, tuple(picked), tuple(rest)
-
-
 def restore(target: dict, saved: dict):
     target.clear()
     target.update(saved)
@@ -213,7 +204,7 @@ def names(face_declared: bool) -> dict:
         "_each": each, "_items": items_of, "_depth": depth, "_check_var": check_var, "_set_prop": set_prop,
         "_faces": faces_checked if face_declared else faces, "_flip": flip_checked if face_declared else flip,
         "_players": players_of, "_deal": deal, "_undo_props": undo_props, "_take_out": take_out,
-        "_without": without, "_bag": bag_pick, "_shuffled": rng.shuffled, "_restore": restore,
+        "_without": without, "_bag": draws.bag_pick, "_shuffled": draws.shuffled, "_restore": restore,
         "_read_in": read_in, "_replace_in": replace_in,
         "_CHOOSABLE": frozenset({str, bool, int}),
     }
