@@ -23,7 +23,7 @@ named in an id by its handle, never by its identity.
 from __future__ import annotations
 
 from meeple.interpreter.game import CHANCE
-from meeple.interpreter.moves import PASS
+from meeple.interpreter.moves import CHANCE_STEP_ACTION, DRAW, DRAW_INDEX as INDEX, PASS
 
 from .atoms import Unencodable, atom_of, atom_text, has_items, sort_key
 from .closed import exact_atoms
@@ -103,10 +103,12 @@ class ActionTable:
         self.fixed = base  # the declared ids; spare ids follow
         self.spare = min(LIMIT - base, max(SPARE_MIN, 2 * found.most_moves)) if open_params else 0
         self.size = self.fixed + self.spare
-        self.chance = []
+        self.chance = []  # (action, name, atom): a flow chance step's outcomes, then draws'
         for var in sorted(found.chance):
-            self.chance.extend((var, a) for a in _widened(families, found.chance[var], game.name,
-                                                           f"the outcome '{var}' of a chance step"))
+            self.chance.extend((CHANCE_STEP_ACTION, var, a) for a in _widened(
+                families, found.chance[var], game.name, f"the outcome '{var}' of a chance step"))
+        if game.effects_draw:  # a draw is over at most every item of the game: all reserved
+            self.chance.extend((DRAW, INDEX, ("int", i)) for i in range(len(game.rules.items)))
         self.chance_index = {c: i for i, c in enumerate(self.chance)}
         self.chance_spare = max(CHANCE_SPARE_MIN, 2 * found.most_outcomes) if has_chance_steps(game) else 0
         self.chance_size = len(self.chance) + self.chance_spare
@@ -169,7 +171,7 @@ class ActionTable:
     def _declared_id(self, state, move, namer) -> int | None:
         if move.player == CHANCE:
             (var, value), = move.args
-            return self.chance_index.get((var, atom_of(value)))
+            return self.chance_index.get((move.action, var, atom_of(value)))
         block = self.by_action[move.action]
         if namer is None and any(has_items(v) for _, v in move.args):
             namer = self.game.namer(state, move.player)
@@ -180,7 +182,7 @@ class ActionTable:
         then by its values as its mover names them (never by a hidden identity)."""
         if move.player == CHANCE:
             (var, value), = move.args
-            return (var, sort_key(atom_of(value)))
+            return (move.action, var, sort_key(atom_of(value)))
         return (self.by_action[move.action].order, tuple(sort_key(a) for a in self._atoms(move, namer)))
 
     # -- ids to text -------------------------------------------------------------------
@@ -205,8 +207,8 @@ class ActionTable:
 
     def describe_chance(self, outcome_id: int, state=None) -> str:
         if outcome_id < len(self.chance):
-            var, atom = self.chance[outcome_id]
-            return f"chance({var}={atom_text(atom)})"
+            action, var, atom = self.chance[outcome_id]
+            return f"{action}({var}={atom_text(atom)})"
         move = self.chance_ids(state).get(outcome_id) if state is not None else None
         return str(move) if move is not None else f"chance spare {outcome_id - len(self.chance)}"
 

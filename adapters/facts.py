@@ -16,40 +16,10 @@ def has_chance_steps(game) -> bool:
 
 def draws_in_secret(game) -> bool:
     """True when effects draw from the state's generator: a `shuffle`, or any move out of
-    a bag (which draws at random).  Those draws are not chance steps anybody can see, so
-    an adapter makes the generator's seed the game's first, hidden, chance outcome."""
-    rs = game.rules.ruleset
-    if any(z.kind == "bag" for z in rs.zones.values()):
-        return True
-    return any(_shuffles(effects) for effects in _effect_lists(rs))
+    a bag (which draws at random).  With chance explicit each draw is a chance point whose
+    outcome (`draw(index=?)`) no player reads, so the game has imperfect information."""
+    return game.effects_draw
 
 
 def hides_information(game) -> bool:
     return bool(game.hides_information) or has_simultaneous(game) or draws_in_secret(game)
-
-
-def _effect_lists(rs):
-    yield rs.setup
-    for a in rs.actions.values():
-        yield a.effects
-        yield from _flow_effects(a.then)
-    for t in rs.triggers.values():
-        yield t.effects
-    yield from _flow_effects(rs.flow)
-
-
-def _flow_effects(nodes):
-    for n in nodes:
-        if n.kind == "effects":
-            yield n.args.get("effects", [])
-        yield from _flow_effects(n.body)
-        yield from _flow_effects(n.orelse)
-
-
-def _shuffles(effects) -> bool:
-    for e in effects:
-        if e.kind == "shuffle":
-            return True
-        if any(_shuffles(e.args.get(k) or []) for k in ("then", "else", "do")):
-            return True
-    return False

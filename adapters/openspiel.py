@@ -11,11 +11,12 @@ files called game.yaml, or one file before and after an edit) are two different 
 
 - Turns: sequential, or simultaneous when any decision of the ruleset is.  At a
   simultaneous decision a player who is not asked has one move, WAIT (the last id).
-- Chance: each explicit chance step is a chance node with its outcomes' probabilities.
-  A ruleset that shuffles or draws from a bag starts with one more chance node, the
-  seed of the state's generator (`seeds` outcomes, uniform), which no player observes.
+- Chance: each explicit chance step is a chance node with its outcomes' probabilities,
+  and so is each draw an effect makes (a `shuffle` is one draw per item, a deal or move
+  out of a bag one per item taken; docs/language.md "shuffle"): `draw(index=i)`, each of
+  probability 1/n, read by no player.  The game starts with the setup's draws.
 - Information: perfect only when nothing is ever hidden, nobody moves simultaneously
-  and there is no hidden seed.
+  and no effect draws.
 - Returns, at the end only (encoding.final_returns).  `returns="win"`: with k winners
   among n players, each winner gets n/k - 1 and everyone else -1 (a draw: 0 each), a
   zero-sum game.  `returns="score"`: each player's final score, and the game's utility is
@@ -23,12 +24,13 @@ files called game.yaml, or one file before and after an edit) are two different 
   general-sum; the name then ends in `_scores`).  The default is "score" for a ruleset
   that declares its scores zero- or constant-sum, "win" otherwise.
 - Strings: the observation string is the player's view (JSON); the information-state
-  string adds a digest of every earlier view of that player and their own moves.
+  string adds a digest of every earlier view of that player and of every move as they
+  read it (draws inside a step, which nobody reads, leave no trace).
 - `cut_after` (a game parameter, 0 = never): the game ends after that many OpenSpiel
   moves with returns 0 (a constant-sum game's total shared out), so tests can run
   OpenSpiel's checks on a bounded part of a long game.
 - Tensors: encoding.py; serialisation: OpenSpiel's own, the list of actions from
-  the start (the seed is the first).
+  the start.
 """
 from __future__ import annotations
 
@@ -47,7 +49,6 @@ from meeple.interpreter.outcome import declared_sum
 from .encoding import RETURNS, default_returns, encoding_for, final_returns
 from .facts import draws_in_secret, has_chance_steps, has_simultaneous, hides_information
 
-SEEDS = 1000
 MAX_GAME_LENGTH = 100_000  # far above the longest random game of a shipped ruleset
 SCORE_BOUND = 1e18  # the language's ints; OpenSpiel wants bounds on the returns of a score game
 
@@ -101,8 +102,7 @@ def register(ruleset: str, players: int | None = None, *, returns: str | None = 
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": default_players, "seeds": SEEDS,
-                                 "max_game_length": MAX_GAME_LENGTH, "cut_after": 0})
+        parameter_specification={"players": default_players, "max_game_length": MAX_GAME_LENGTH, "cut_after": 0})
 
     # A class of its own, at module level under its game's name: pickling a game (as
     # OpenSpiel's serialisation test does) finds its class by that name.  It keeps the
@@ -133,7 +133,7 @@ class MeepleGame(pyspiel.Game):
         n, actions = setup.meeple.player_count, setup.encoding.actions
         super().__init__(self.game_type, pyspiel.GameInfo(
             num_distinct_actions=actions.size + (1 if setup.simultaneous else 0),
-            max_chance_outcomes=max(setup.seeds if setup.secret_seed else 0, actions.chance_size),
+            max_chance_outcomes=actions.chance_size,
             num_players=n, max_game_length=setup.max_game_length, **_utility_bounds(setup, n)), setup.params)
 
     @classmethod
@@ -153,8 +153,6 @@ class MeepleGame(pyspiel.Game):
 
     meeple = property(lambda self: self.setup.meeple)
     encoding = property(lambda self: self.setup.encoding)
-    secret_seed = property(lambda self: self.setup.secret_seed)
-    seeds = property(lambda self: self.setup.seeds)
     simultaneous = property(lambda self: self.setup.simultaneous)
     wait = property(lambda self: self.setup.encoding.actions.size)  # a player not asked, at a simultaneous decision
 
@@ -184,8 +182,6 @@ class _Setup:
         self.meeple = Game(rules, int(params["players"]), options)
         self.meeple.explicit_chance = True
         self.encoding = encoding_for(self.meeple)
-        self.secret_seed = draws_in_secret(self.meeple)
-        self.seeds = int(params["seeds"])
         self.simultaneous = has_simultaneous(self.meeple)
         self.max_game_length = int(params["max_game_length"])
         self.cut_after = int(params["cut_after"])
@@ -221,8 +217,6 @@ class MeepleState(pyspiel.State):
     # -- whose turn ------------------------------------------------------------------------
     def current_player(self):
         s = self._state
-        if s is None:
-            return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         if self._meeple.decision_kind(s) == "chance":
@@ -233,7 +227,7 @@ class MeepleState(pyspiel.State):
 
     def _legal_actions(self, player):
         s = self._state
-        if s is None or self.is_terminal():
+        if self.is_terminal():
             return []
         if self._meeple.decision_kind(s) == "simultaneous":
             if player not in s.pending:
@@ -244,17 +238,11 @@ class MeepleState(pyspiel.State):
         return sorted(self._table.legal(s, player))
 
     def chance_outcomes(self):
-        if self._state is None:
-            return [(i, 1.0 / self._game.seeds) for i in range(self._game.seeds)]
         ids = {m: i for i, m in self._table.chance_ids(self._state).items()}
         return sorted((ids[m], float(p)) for m, p in self._meeple.chance_outcomes(self._state))
 
     # -- moves -------------------------------------------------------------------------------
     def _apply_action(self, action):
-        if self._state is None:
-            self._at.seed = int(action)
-            self._at.state = self._meeple.new_state(int(action))
-            return
         s = self._state
         legal = self._table.chance_ids(s) if self._meeple.decision_kind(s) == "chance" else \
             self._table.legal(s, self._meeple.current_players(s)[0])
@@ -277,15 +265,13 @@ class MeepleState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}" if self._state is None else self._table.describe_chance(action, self._state)
+            return self._table.describe_chance(action, self._state)
         if action == self._game.encoding.actions.size and self._game.simultaneous:
             return "wait"
         return self._table.describe(action, self._state, player)
 
     # -- results -------------------------------------------------------------------------------
     def is_terminal(self):
-        if self._state is None:
-            return False
         cut = self._game.cut_after
         return self._state.over or (cut > 0 and self.move_number() >= cut)
 
@@ -299,15 +285,11 @@ class MeepleState(pyspiel.State):
         return final_returns(self._meeple, self._state, self._game.returns)
 
     def __str__(self):
-        if self._state is None:
-            return "before the setup: the seed is drawn"
         digest = hashlib.sha1(repr(self._meeple.pack(self._state)).encode()).hexdigest()[:16]
         return f"{self._meeple.name} after {self._state.move_count} moves, position {digest}"
 
     # -- what a player knows -------------------------------------------------------------------
     def observation_text(self, player) -> str:
-        if self._state is None:
-            return "before the setup"
         return self._game.view_text(self._state, player)
 
     def information_text(self, player) -> str:
@@ -337,6 +319,9 @@ def _recall(setup, step, player) -> str:
         step = step.before
     head = "" if step is None else step.recall[player]
     for step in reversed(todo):
+        if step.state.drawing is not None:  # a draw inside a step: nobody reads it, not even how many
+            step.recall[player] = head
+            continue
         view = setup.view_text(step.state, player)
         move = ranks_erased(meeple.move_text(step.state, step.move, player))  # what player saw of it
         head = step.recall[player] = _digest(head + view + move)
@@ -344,24 +329,25 @@ def _recall(setup, step, player) -> str:
 
 
 class _Position:
-    """Where one OpenSpiel state stands: the seed (None until drawn), the meeple state,
-    and the trail of steps (_Step) for the information states."""
+    """Where one OpenSpiel state stands: the meeple state, and the trail of steps (_Step)
+    for the information states.  Every position starts from seed 0: with chance explicit
+    the generator draws nothing, it only keys hidden items' ranks (knowledge.py), and
+    the chance outcomes are folded into it as they are chosen (draws.mixed)."""
 
     def __init__(self, game: MeepleGame):
         self.game = game.setup
-        self.seed = None if game.secret_seed else 0
-        self.state = None if self.seed is None else game.meeple.new_state(0)
+        self.state = game.meeple.new_state(0)
         self.trail = None
 
     def __deepcopy__(self, memo):
         twin = _Position.__new__(_Position)
-        twin.game, twin.seed, twin.state, twin.trail = self.game, self.seed, self.state, self.trail
+        twin.game, twin.state, twin.trail = self.game, self.state, self.trail
         return twin
 
     def __reduce__(self):
         """OpenSpiel serialises a Python state by pickling its attributes: a position
-        travels as its game's name and parameters, the seed, and each move as its place
-        among the legal moves, and is replayed from them."""
+        travels as its game's name and parameters and each move as its place among the
+        legal moves, and is replayed from them."""
         meeple = self.game.meeple
         steps = []
         step = self.trail
@@ -369,14 +355,14 @@ class _Position:
             steps.append(meeple.legal_moves(step.state).index(step.move))
             step = step.before
         steps.reverse()
-        return (_replay, (self.game.name, self.game.params, self.seed, steps))
+        return (_replay, (self.game.name, self.game.params, steps))
 
 
-def _replay(name, params, seed, steps) -> _Position:
+def _replay(name, params, steps) -> _Position:
     setup = globals()[name]._setup(params)
     at = _Position.__new__(_Position)
-    at.game, at.seed, at.trail = setup, seed, None
-    at.state = None if seed is None else setup.meeple.new_state(seed)
+    at.game, at.trail = setup, None
+    at.state = setup.meeple.new_state(0)
     for i in steps:
         move = setup.meeple.legal_moves(at.state)[i]
         at.trail = _Step(at.trail, at.state, move)

@@ -33,7 +33,7 @@ class OpenSpielMCTSBot:
         spiel = load(str(game.rules.ruleset.root), game.player_count, **game.options)
         state = game.determinize(seat.observation, seat.player, self.random)
         position = MeepleState(spiel)
-        position._at.state, position._at.seed = state, 0
+        position._at.state = state
         bot = mcts.MCTSBot(spiel, UCT_C, self.simulations,
                            mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.numpy),
                            random_state=self.numpy)

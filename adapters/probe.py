@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from meeple.interpreter.game import CHANCE, Game
+from meeple.interpreter.moves import CHANCE_STEP_ACTION
 
 from .atoms import Unencodable, atom_of, has_items, holds_map
 
@@ -40,8 +41,9 @@ class Probe:
                 self.most_moves = max(self.most_moves, count)
         for move in moves:
             if move.player == CHANCE:
-                (var, value), = move.args
-                self._add(self.chance, var, value, None, "chance", var)
+                if move.action == CHANCE_STEP_ACTION:  # a draw's outcomes are reserved whole (action_table.py)
+                    (var, value), = move.args
+                    self._add(self.chance, var, value, None, "chance", var)
                 continue
             self.actions_seen.add(move.action)
             namer = None

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .draws import NeedDraw, Tape, generator
-from .moves import CHANCE, Move
+from .draws import NeedDraw, Tape, generator, mixed
+from .moves import CHANCE, DRAW, DRAW_INDEX as INDEX, Move  # a draw: draw(index=i)
 from .state import State, to_plain
 
-DRAW = "draw"  # the action of a draw's chance moves
-INDEX = "index"  # their one argument: which of the draw's outcomes
 
 
 class Drawing:
@@ -81,7 +79,8 @@ def play_step(game, before: State, step: Move | None, taken: tuple = ()) -> Stat
         return point
     if new.rng.used != len(taken):  # the step drew less than when it was played before
         raise AssertionError(f"a step took {new.rng.used} of the {len(taken)} outcomes chosen for it")
-    new.rng = own
+    chosen = taken + ((to_plain(step.args[0][1]),) if step is not None and step.player == CHANCE else ())
+    new.rng = mixed(own, chosen) if chosen else own
     return new
 
 

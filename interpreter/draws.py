@@ -20,6 +20,8 @@ a block to the reference, so the tape's place is restored with everything else.
 """
 from __future__ import annotations
 
+import hashlib
+
 from . import rng
 
 
@@ -53,6 +55,17 @@ class Tape:
         if not 0 <= i < size:  # the step drew otherwise when played again: it must not
             raise AssertionError(f"outcome {i} of a draw of {size} outcomes")
         return Tape(self.generator, self.outcomes, self.used + 1), i
+
+
+def mixed(generator: int, outcomes) -> int:
+    """The generator after explicit outcomes were chosen in place of its own draws.
+
+    With chance explicit nothing else moves the generator, and it keys the ranks of
+    hidden items' handles (knowledge.py): folded into it, the outcomes make those ranks
+    as unknown to a player as the outcomes themselves, where a generator left at the
+    seed would let anyone who knows the seed work them out."""
+    text = f"{generator}|{outcomes!r}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
 def generator(r) -> int:

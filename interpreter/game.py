@@ -20,13 +20,13 @@ from meeple.dsl.values import Item
 
 from . import draw_points, rng
 from .context import Ctx, RuleError
-from .draws import may_draw
+from .draws import may_draw, mixed
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
                         END, EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
 from .knowledge import WHOLE, Namer
-from .moves import CHANCE, PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
+from .moves import CHANCE, CHANCE_STEP_ACTION, PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
-from .state import State
+from .state import State, to_plain
 from .views import seers
 from .store import pay_costs
 
@@ -321,6 +321,12 @@ class Game:
                             point.span, point.rule)
         return p
 
+    @property
+    def effects_draw(self) -> bool:
+        """Can an effect draw from the generator (a `shuffle`, anything out of a bag)?  With
+        chance explicit each such draw is a chance point `draw(index=i)` (draw_points.py)."""
+        return self._may_draw
+
     def decision_kind(self, state: State) -> str | None:
         """"choose", "simultaneous" or "respond" at a decision, "chance" at an explicit
         chance step, None when the game is over.  A simultaneous choice is not shown
@@ -470,7 +476,7 @@ class Game:
                 first.setdefault(k, o)
         except EvalError as exc:
             raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
-        return [(Move(CHANCE, "chance", ((point.var, first[k]),)), Fraction(c, len(outcomes)))
+        return [(Move(CHANCE, CHANCE_STEP_ACTION, ((point.var, first[k]),)), Fraction(c, len(outcomes)))
                 for k, c in counts.items()]
 
     # -- apply -----------------------------------------------------------------------------
@@ -519,6 +525,8 @@ class Game:
         point = self.rules.points[new.pc]
         if point.code == CHANCE_STEP:
             new.locals[point.var] = move.args[0][1]
+            if type(new.rng) is int:  # chosen, not drawn (draws.mixed); within a step, play_step mixes it
+                new.rng = mixed(new.rng, to_plain(move.args[0][1]))
             new.pc = point.next
             self._advance(new)
             return

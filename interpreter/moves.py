@@ -114,6 +114,8 @@ _set_shown = Move.__dict__["shown"].__set__
 
 
 PASS = "pass"
+CHANCE_STEP_ACTION = "chance"  # the action of a flow `chance` step's outcomes
+DRAW, DRAW_INDEX = "draw", "index"  # a draw inside a step (draw_points.py): draw(index=i)
 CHANCE = -1  # the "player" who moves at a chance point (Game.explicit_chance)
 
 

@@ -8,10 +8,12 @@ from meeple.adapters.openspiel import load, register
 
 # (ruleset, players, OpenSpiel moves after which the game is cut short: 0 = played out).
 # The rulebook games run to thousands of moves; a whole random game of each, with
-# serialisation, is benchmarks/adapters.py (about a minute each).
+# serialisation, is benchmarks/adapters.py (about a minute each).  Their cuts count the
+# setup's draws (a shuffle is a draw per card: 148, 44, 163 and 169 of them) and then
+# about 50 moves of play.
 RANDOM_SIMS = [("tic-tac-toe", 2, 0), ("connect-four", 2, 0), ("nim", 2, 0), ("goofspiel", 2, 0),
-               ("goofspiel", 4, 0), ("examples/high-card", 3, 0), ("treasure-hunter", 3, 60),
-               ("zavandor", 2, 60), ("valdora", 3, 40), ("freyas-folly", 3, 40)]
+               ("goofspiel", 4, 0), ("examples/high-card", 3, 0), ("treasure-hunter", 3, 210),
+               ("zavandor", 2, 110), ("valdora", 3, 215), ("freyas-folly", 3, 220)]
 
 
 @pytest.mark.parametrize("name,players,cut", RANDOM_SIMS)
@@ -31,7 +33,9 @@ def test_game_types_follow_the_ruleset():
     assert goof.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     hunter = load("treasure-hunter", 3)
     state = hunter.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000  # the hidden seed
+    # The setup's shuffle of the 75 cards, one draw per card: the first of 75 outcomes.
+    assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 75] * 75
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, state.chance_outcomes()[0][0]) == "draw(index=0)"
     assert hunter.num_players() == 3 and hunter.min_utility() == -1 and hunter.max_utility() == 2
 
 

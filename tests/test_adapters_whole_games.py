@@ -31,7 +31,7 @@ def test_a_whole_random_game_through_openspiel(name, players, seed):
 def test_zavandor_moves_beyond_the_declared_table_take_spare_ids():
     """At four players the probe games never see three wild gems in one payment; a
     longer game offers them (the crash of issue 41), and they are numbered as spare ids."""
-    played = [play_pettingzoo("zavandor", 4, seed) for seed in (0, 1)]
+    played = [play_pettingzoo("zavandor", 4, seed) for seed in (4, 5)]  # seed 5 meets one (seeded: the same every run)
     assert all(p.finished for p in played)
     assert sum(p.spare_positions for p in played) > 0
 
