@@ -58,6 +58,9 @@ def check_assignment(assign: A.Assign, scope: Scope) -> list[Diagnostic]:
     if assign.op in ("-=", "*="):
         return expect_type(assign.value, scope, INT, f"the value of '{assign.op}'", "T410")
     target, _ = infer_type(assign.target, scope)
+    if assign.op == "+=" and target.name == "set":
+        return infer_type(assign.value, scope)[1] + [Diagnostic(
+            "T410", "'+=' cannot add to a set: write x = union(x, ...)", assign.span)]
     outer = {"list": list_of(), "map": map_of()}.get(target.name, target)
     return expect_type(assign.value, scope, outer, "the value assigned here", "T410")
 
@@ -206,8 +209,9 @@ class _Checker:
             return lt
         elif lt.name == rt.name == "list":
             return list_of(join(lt.args[0], rt.args[0]))
+        notes = ["sets are joined with union(a, b)"] if "set" in (lt.name, rt.name) else []
         self.error("T401", f"'+' needs two ints, two strings or two lists, found {lt} and {rt}",
-                   node.span)
+                   node.span, notes)
         return ANY
 
     def _membership(self, node, lt, rt):

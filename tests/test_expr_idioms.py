@@ -357,3 +357,18 @@ def test_what_the_fused_tier_leaves_to_the_kernel_is_named_with_its_place(tmp_pa
     game = load_game(write_ruleset(tmp_path, text, "pancake-set"), backend="compiled")
     state = game.playout(game.new_state(3), rng=random.Random(3))  # the kernel plays it
     assert state.over
+
+
+@pytest.mark.parametrize("effect,found", [
+    ("marks += {'a'}", [("T410", 9, 16)]),          # a set grows by union, not `+=`
+    ("marks = union(marks, {'a'})", []),
+    ("marks = {1}", [("T410", 9, 24)]),             # a set of ints into a set of texts
+    ("marks = set()", []),
+])
+def test_assignments_to_a_set_variable_are_checked(tmp_path, effect, found):
+    text = ("game: {name: marks, players: 2}\nvariables:\n  marks: {type: \"set[str]\", initial: \"set()\"}\n"
+            "flow:\n  - turns: \"players()\"\n    do: [{choose: [go]}]\nactions:\n  go:\n"
+            f"    effects: [\"{effect}\"]\n")
+    rs, read = read_ruleset(write_ruleset(tmp_path, text, "marks"))
+    assert read == []
+    assert [(d.code, d.span.line, d.span.col) for d in check_ruleset(rs) if d.severity == "error"] == found
