@@ -548,7 +548,7 @@ def _join(ctx, xs, sep):
     if not isinstance(sep, str):
         fail(f"the separator of join must be a text, found {kind_of(sep)}")
     ctx.charge(len(xs))
-    parts = []
+    parts, size = [], -len(sep)
     for x in xs:
         if isinstance(x, str):
             parts.append(x)
@@ -556,9 +556,10 @@ def _join(ctx, xs, sep):
             parts.append(str(int(x)))
         else:
             fail(f"join writes texts and numbers, found {kind_of(x)}")
-        if len(parts) * len(sep) > MAX_STR:
-            break  # the result is too long already: check_str says so without making it
-    return check_str(sep.join(parts))
+        size += len(sep) + len(parts[-1])
+        if size > MAX_STR:  # said before the text is made
+            raise EvalLimitError("R702", f"string longer than {MAX_STR:,} characters")
+    return sep.join(parts)
 
 
 @_fn("key_of", 1, 1, STR, [None])

@@ -373,8 +373,8 @@ class _Checker:
         for arg, t in zip(args[:1] if name == "join" else args, types):
             elem = element_type(t) if t.name in ("list", "set") else ANY
             if elem.name not in _ELEMENT_TYPES:
-                self.error("T401", "join writes texts and numbers" if name == "join" else "a set holds ints or texts"
-                           f", found a list of {elem}", arg.span)
+                what = "join writes texts and numbers" if name == "join" else "a set holds ints or texts"
+                self.error("T401", f"{what}, found a list of {elem}", arg.span)
 
     def _define_call(self, node, sym, scope):
         """A function the ruleset defines (a Symbol of kind 'function')."""
