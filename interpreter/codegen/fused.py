@@ -974,8 +974,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
     def binary(self, node, e, env) -> tuple[str, str]:
         (l, lt), (r, rt) = e(node.left), e(node.right)
         op = node.op
-        if op == "**" and lt == rt == "int":  # never inline: the library refuses a huge exponent first
-            return f"_fz_pow({l}, {r})", "int"
+        if op == "**":  # never inline: the library refuses a huge exponent first
+            if lt == rt == "int":
+                return f"_fz_pow({l}, {r})", "int"
+            raise Unsupported(f"'**' on {lt} and {rt}, at {at(node.span)}")
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
             if _within_limit(self.int_range(node, env)):
                 return f"({l} {op} {r})", "int"

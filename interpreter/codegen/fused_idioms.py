@@ -88,9 +88,10 @@ class Idioms:
                 parts = self.walked(xs) if xt == "list:str" else f"map(str, {self.walked(xs)})"
                 return f"_short({sep}.join({parts}))", "str"
         if f == "key_of" and len(args) == 1:  # the library's own, over the tier's plain values
-            x, _ = self.expr(args[0], env, depth + 1)
+            x, t = self.expr(args[0], env, depth + 1)
+            x = f"tuple({x})" if t.startswith("list:") else x  # a list here may be a range
             return f"{self.module.library_function('key_of')}(ctx, {x})", "str"
-        if f in ("take_while", "drop_while", "join", "key_of"):
+        if f in ("take_while", "drop_while", "join", "key_of") or (f == "range" and len(args) == 3):
             raise Unsupported(f"the function '{f}' on these arguments, at {at(node.span)}")
         return None
 
