@@ -602,7 +602,7 @@ def _sets_type(ts, cs):
 
 @_fn("union", 1, None, _sets_type, [(SET, LIST)])
 def _union(ctx, *parts):
-    return sets.checked(frozenset().union(*(_as_set(ctx, p, "every argument of union") for p in parts)))
+    return sets.union([_as_set(ctx, p, "every argument of union") for p in parts])
 
 
 @_fn("intersection", 1, None, _sets_type, [(SET, LIST)])

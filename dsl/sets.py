@@ -67,6 +67,17 @@ def checked(s: frozenset, span=None) -> frozenset:
     return s
 
 
+def union(parts: list, span=None) -> frozenset:
+    """The union of sets, each of one kind already: they must be of the same kind (one
+    element of each tells), and no larger than a set may be."""
+    if len({type(next(iter(p))) for p in parts if p}) > 1:
+        fail("a set holds ints or texts, not both", span)
+    out = frozenset().union(*parts)
+    if len(out) > MAX_SET:
+        raise EvalLimitError("R702", f"more than {MAX_SET:,} elements in one set", span)
+    return out
+
+
 def render(s: frozenset, item_text) -> str:
     """`{1, 2}` in ascending order; the empty set is `set()` (`{}` is the empty map)."""
     if not s:

@@ -31,48 +31,50 @@ MAX_KEY_DEPTH = 200  # a stored value nests at most 64 levels (functions.MAX_DEP
 
 
 def key_of(value, ctx=None) -> str:
-    parts: list[str] = []
-    _write(value, parts, ctx, 0)
-    text = "".join(parts)
+    text = _text(value, ctx, 0)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _write(v, out: list, ctx, depth: int) -> None:
+def _flat(v) -> str | None:
+    """The text of a value of one of the common exact types, else None."""
+    t = type(v)
+    if t is str:
+        return f"s{len(v)}:{v}"
+    if t is int:
+        return f"i{v};"
+    if v is None:
+        return "n"
+    if t is bool:
+        return "t" if v else "f"
+    if t is Item:
+        return f"@{len(v.id)}:{v.id}"
+    return None
+
+
+def _text(v, ctx, depth: int) -> str:
+    flat = _flat(v)
+    if flat is not None:
+        return flat
     if depth > MAX_KEY_DEPTH:
         fail(f"key_of: a value nested more than {MAX_KEY_DEPTH} levels deep")
-    if v is None:
-        out.append("n")
-    elif v is True or v is False:
-        out.append("t" if v else "f")
-    elif isinstance(v, bool):
-        out.append("t" if v else "f")
-    elif isinstance(v, int):
-        out.append(f"i{int(v)};")
-    elif isinstance(v, str):
-        out.append(f"s{len(v)}:{v}")
-    elif isinstance(v, Item):
-        out.append(f"@{len(v.id)}:{v.id}")
-    elif isinstance(v, Fraction):
-        out.append(f"q{v.numerator}/{v.denominator};")
-    elif isinstance(v, (tuple, list)):
+    if isinstance(v, bool):
+        return "t" if v else "f"
+    if isinstance(v, int):  # an int read from YAML
+        return f"i{int(v)};"
+    if isinstance(v, str):
+        return f"s{len(v)}:{v}"
+    if isinstance(v, Fraction):
+        return f"q{v.numerator}/{v.denominator};"
+    if isinstance(v, (tuple, list)):
         charge(ctx, len(v))
-        out.append(f"[{len(v)}:")
-        for x in v:
-            _write(x, out, ctx, depth + 1)
-    elif isinstance(v, dict):
+        return f"[{len(v)}:" + "".join([_flat(x) or _text(x, ctx, depth + 1) for x in v])
+    if isinstance(v, dict):
         charge(ctx, len(v))
-        entries = []
-        for k, x in v.items():  # a map's order does not count: its entries are sorted by their texts
-            written: list[str] = []
-            _write(k, written, ctx, depth + 1)
-            _write(x, written, ctx, depth + 1)
-            entries.append("".join(written))
-        out.append(f"{{{len(v)}:")
-        out.extend(f"{len(e)}:{e}" for e in sorted(entries))
-    elif isinstance(v, frozenset):
+        # a map's order does not count: its entries are sorted by their texts
+        entries = sorted([(_flat(k) or _text(k, ctx, depth + 1)) + (_flat(x) or _text(x, ctx, depth + 1))
+                          for k, x in v.items()])
+        return f"{{{len(v)}:" + "".join([f"{len(e)}:{e}" for e in entries])
+    if isinstance(v, frozenset):
         charge(ctx, len(v))
-        out.append(f"<{len(v)}:")
-        for x in elements(v):
-            _write(x, out, ctx, depth + 1)
-    else:
-        fail(f"key_of cannot write a value of type {kind_of(v)}")
+        return f"<{len(v)}:" + "".join([_flat(x) or _text(x, ctx, depth + 1) for x in elements(v)])
+    fail(f"key_of cannot write a value of type {kind_of(v)}")
