@@ -15,7 +15,7 @@ from .cursor import Cursor
 from .summaries import declaration_detail, function_detail, function_markdown
 
 Kinds = types.CompletionItemKind
-KEYWORDS = ("and", "or", "not", "in", "if", "else", "for", "true", "false", "none")
+KEYWORDS = ("and", "or", "not", "in", "if", "else", "for", "let", "true", "false", "none")
 _NAME_KINDS = {"variable": Kinds.Variable, "zone": Kinds.Field, "definition": Kinds.Function}
 # Board functions whose second argument is a node of the board.
 _NODE_FUNCTIONS = BOARD_FUNCTIONS - {"nodes", "nodes_where", "lines"}

@@ -170,6 +170,10 @@ class _ExpressionNames:
         if isinstance(node, A.Lambda):
             self.visit(node.body, scope, bound | {node.param})
             return
+        if isinstance(node, A.Let):
+            self.visit(node.value, scope, bound)
+            self.visit(node.body, scope, bound | {node.name})
+            return
         if isinstance(node, (A.ListComp, A.MapComp, A.Generator)):
             inner = bound
             for clause in node.clauses:

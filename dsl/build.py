@@ -99,7 +99,7 @@ def build_var(r: Reader, name: str, value, what="variable", span=None) -> VarDec
     value_type = parse_type_name(type_text) if isinstance(type_text, str) else ANY  # else: S103
     if value_type is None:
         r.error("T405", _unknown_type(type_text), span_of(node.get("type"), node.span),
-                notes=["types: int, bool, str, player, item, item[kind], list[T], map[K, V], any"])
+                notes=["types: int, bool, str, player, item, item[kind], list[T], set[int], set[str], map[K, V], any"])
         value_type = ANY
     per = node.get("per")
     if per is not None and per != "player":

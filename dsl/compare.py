@@ -21,17 +21,19 @@ SCAN_FREE = 32
 
 _FLAT = frozenset({int, str, bool, type(None), Item})
 _SEQ = (tuple, list)
+# A set is a frozenset of ints or of texts (dsl/sets.py), so Python's equality and
+# membership on it are the language's.
 # The language's type of a Python type: values read from YAML are subclasses (LInt, LStr,
 # LList, LDict carry their place in the file), and a list may be a Python list.
 _KINDS: dict = {int: int, str: str, bool: bool, type(None): type(None), Item: Item,
-                tuple: tuple, list: tuple, dict: dict}
+                tuple: tuple, list: tuple, dict: dict, frozenset: frozenset}
 
 
 def _kind(v):
     t = type(v)
     k = _KINDS.get(t)
     if k is None:
-        k = next((base for base in (bool, int, str, tuple, dict, Item) if isinstance(v, base)), None)
+        k = next((base for base in (bool, int, str, tuple, dict, Item, frozenset) if isinstance(v, base)), None)
         k = tuple if k is None and isinstance(v, list) else (k or t)
         _KINDS[t] = k
     return k
@@ -60,7 +62,7 @@ def charge_scan(ctx, n: int, span=None) -> None:
 
 
 _NAMES = {type(None): "none", bool: "bool", int: "int", str: "str", tuple: "list", dict: "map",
-          Item: "item"}
+          Item: "item", frozenset: "set"}
 
 
 def kind_of(v) -> str:
@@ -99,6 +101,8 @@ def _equal(a, b, ctx) -> bool:
         return _equal_seq(tuple(a), tuple(b), ctx)
     if k is dict:
         return _equal_map(a, b, ctx)
+    if k is frozenset:
+        charge_scan(ctx, min(len(a), len(b)))
     return a == b
 
 
@@ -115,6 +119,8 @@ def _equal_one(x, y, ctx) -> bool:
         if ctx is not None:
             ctx.charge(len(x) + 1)  # inside a value, every element costs, however short the list
         return _equal(x, y, None) if ctx is None else _equal_nested(x, y, ctx)
+    if k is frozenset and ctx is not None:
+        ctx.charge(len(x) + 1)
     return x == y
 
 
@@ -198,12 +204,17 @@ def contains(x, container, span=None, ctx=None) -> bool:
             raise
     if tc is dict:
         return map_key(x, span) in container
+    if tc is frozenset:
+        t = _kind(x)
+        if t is not int and t is not str:
+            fail(f"a set holds ints or texts, so a {kind_of(x)} is never in one", span)
+        return x in container
     if tc is str:
         if _kind(x) is not str:
             fail(f"'in' a string needs a string on the left, found {kind_of(x)}", span)
         charge_scan(ctx, len(container), span)
         return x in container
-    fail(f"'in' needs a list, map or string on the right, found {kind_of(container)}", span)
+    fail(f"'in' needs a list, set, map or string on the right, found {kind_of(container)}", span)
 
 
 def map_key(k, span=None):
@@ -260,4 +271,7 @@ def strict_key(v, ctx=None):
     if t is dict:
         charge(ctx, len(v))
         return ("m", frozenset((strict_key(k, ctx), strict_key(x, ctx)) for k, x in v.items()))
+    if t is frozenset:
+        charge(ctx, len(v))
+        return ("e", frozenset(strict_key(x, ctx) for x in v))
     return ("o", id(v))

@@ -16,7 +16,7 @@ from . import expr_ast as A
 from .compare import charge
 from .eval_errors import EvalError
 from .functions import (FUNCTIONS, MAX_INT, MAX_LIST, arith, as_seq, check_list, contains, enter_call,
-                        equal, fail, is_int, kind_of, less, map_key)
+                        equal, fail, is_int, kind_of, less, map_key, slice_of)
 from .scope import Scope
 from .types import ANY
 from .values import Item
@@ -166,6 +166,9 @@ def _arith(node, lf, rf):
             if type(a) is int and type(b) is int and b:
                 return a // b
             return arith("//", a, b, span, ctx)
+    elif op == "**":
+        def f(ctx):
+            return arith("**", lf(ctx), rf(ctx), span, ctx)
     else:
         def f(ctx):
             a, b = lf(ctx), rf(ctx)
@@ -244,7 +247,7 @@ def _order(node, lf, rf):
 def _c_binary(node, scope):
     lf, rf = _compile(node.left, scope), _compile(node.right, scope)
     op, span = node.op, node.span
-    if op in ("+", "-", "*", "//", "%"):
+    if op in ("+", "-", "*", "//", "%", "**"):
         f = _arith(node, lf, rf)
     elif op in ("==", "!="):
         f = _equality(node, lf, rf)
@@ -396,6 +399,34 @@ def _c_member(node, scope):
                     return fields[name]
             return member_value(ctx, o, name, span)
     return _fold(f, of)
+
+
+def _c_slice(node, scope):
+    of, span = _compile(node.obj, scope), node.span
+    parts = [None if p is None else _compile(p, scope) for p in (node.start, node.stop, node.step)]
+    sf, ef, tf = (p or _const(None) for p in parts)
+
+    def f(ctx):
+        return slice_of(of(ctx), sf(ctx), ef(ctx), tf(ctx), span, ctx)
+    return _fold(f, of, sf, ef, tf)
+
+
+def _c_let(node, scope):
+    """The value first, then the body with the name bound in ctx.bindings (restored after,
+    as a comprehension's names are)."""
+    vf, name = _compile(node.value, scope), node.name
+    body = _compile(node.body, _bind_names(scope, [name]))
+
+    def f(ctx):
+        v = vf(ctx)
+        b = ctx.bindings
+        old = b.get(name, MISSING)
+        b[name] = v
+        try:
+            return body(ctx)
+        finally:
+            _restore(b, name, old)
+    return f
 
 
 def _c_lambda(node, scope):
@@ -702,7 +733,7 @@ def _lazy_generator_call(node, fn, scope):
 _RULES = {
     A.Const: _c_const, A.Name: _c_name, A.ListLit: _c_list, A.MapLit: _c_map,
     A.Binary: _c_binary, A.Unary: _c_unary, A.BoolOp: _c_boolop, A.Cond: _c_cond,
-    A.Index: _c_index, A.Member: _c_member, A.Lambda: _c_lambda,
+    A.Index: _c_index, A.Slice: _c_slice, A.Member: _c_member, A.Lambda: _c_lambda, A.Let: _c_let,
     A.Call: _c_call, A.ListComp: _c_listcomp, A.Generator: _c_listcomp, A.MapComp: _c_mapcomp,
 }
 

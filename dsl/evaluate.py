@@ -12,7 +12,7 @@ from contextlib import closing
 from . import expr_ast as A
 from .eval_errors import EvalError
 from .functions import (FUNCTIONS, as_seq, charge_scan, check_int, check_list, check_str, contains,
-                        enter_call, equal, fail, is_int, kind_of, less, map_key, truth)
+                        enter_call, equal, fail, is_int, kind_of, less, map_key, power, slice_of, truth)
 from .scope import Scope
 from .types import ANY
 from .values import Item
@@ -59,6 +59,12 @@ def _ev(node, scope, ctx):
         return _ev(node.then if test else node.orelse, scope, ctx)
     if isinstance(node, A.Index):
         return _index(_ev(node.obj, scope, ctx), _ev(node.index, scope, ctx), node.span)
+    if isinstance(node, A.Slice):
+        obj = _ev(node.obj, scope, ctx)
+        start, stop, step = (None if p is None else _ev(p, scope, ctx) for p in (node.start, node.stop, node.step))
+        return slice_of(obj, start, stop, step, node.span, ctx)
+    if isinstance(node, A.Let):
+        return _let(node, scope, ctx)
     if isinstance(node, A.Member):
         return _member(ctx, _ev(node.obj, scope, ctx), node.name, node.span)
     if isinstance(node, A.Call):
@@ -93,10 +99,28 @@ def _unary(node, v):
     return -v
 
 
+def _let(node, scope, ctx):
+    """The value is worked out first, then the body sees it under the name, which is
+    forgotten after (as a comprehension's names are)."""
+    value = _ev(node.value, scope, ctx)
+    bindings = ctx.bindings
+    old = bindings.get(node.name, _MISSING)
+    bindings[node.name] = value
+    try:
+        return _ev(node.body, scope.bind({node.name: ANY}), ctx)
+    finally:
+        if old is _MISSING:
+            bindings.pop(node.name, None)
+        else:
+            bindings[node.name] = old
+
+
 def _binary(node, a, b, ctx):
     op, span = node.op, node.span
-    if op in ("+", "-", "*", "//", "%"):
+    if op in ("+", "-", "*", "//", "%", "**"):
         if is_int(a) and is_int(b):
+            if op == "**":
+                return power(a, b, span)
             if op == "+":
                 return check_int(a + b, span)
             if op == "-":

@@ -57,7 +57,7 @@ class Unary(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Binary(Expr):
-    op: str  # + - * // % == != < <= > >= in "not in"
+    op: str  # + - * // % ** == != < <= > >= in "not in"
     left: Expr
     right: Expr
     span: Span
@@ -89,6 +89,17 @@ class Index(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Slice(Expr):
+    """`obj[start:stop:step]`; a part left out is None."""
+
+    obj: Expr
+    start: Expr | None
+    stop: Expr | None
+    step: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Member(Expr):
     obj: Expr
     name: str
@@ -109,6 +120,17 @@ class Lambda(Expr):
     param: str
     body: Expr
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Expr):
+    """`let name = value in body`: `name` is bound to `value` inside `body` only."""
+
+    name: str
+    value: Expr
+    body: Expr
+    span: Span
+    name_span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +180,18 @@ class Assign(Node):
     span: Span
 
 
+def binds(node: Node) -> tuple[str, ...]:
+    """The names `node` binds for some of its children: a comprehension clause's, a
+    lambda's parameter, a let's name (walkers that track bound names ask this)."""
+    if isinstance(node, For):
+        return node.names
+    if isinstance(node, Lambda):
+        return (node.param,)
+    if isinstance(node, Let):
+        return (node.name,)
+    return ()
+
+
 def iter_children(node: Node) -> Iterator[Node]:
     """Direct sub-nodes in source order, found through the dataclass fields so
     that a new node kind needs no walker change."""
@@ -197,6 +231,9 @@ def _free(node: Node, bound: frozenset, out: set) -> None:
             out.add(node.name)
     elif isinstance(node, Lambda):
         _free(node.body, bound | {node.param}, out)
+    elif isinstance(node, Let):
+        _free(node.value, bound, out)
+        _free(node.body, bound | {node.name}, out)
     elif isinstance(node, (ListComp, MapComp, Generator)):
         inner = bound
         for clause in node.clauses:

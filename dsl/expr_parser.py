@@ -7,6 +7,7 @@ on the right character of the file even inside quoted or block scalars.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -106,9 +107,9 @@ class _Where:
 
 # -- friendly error messages ---------------------------------------------------
 
-_STARTERS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "MINUS", "NOT", "TRUE", "FALSE", "NONE"}
+_STARTERS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "LET"}
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in"}
-_OPERATORS = {"+", "-", "*", "//", "%", "and", "or", "not", "if", "[", ".", "("} | _COMPARISONS
+_OPERATORS = {"+", "-", "*", "//", "%", "**", "and", "or", "not", "if", "[", ".", "("} | _COMPARISONS
 _WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "the end of the expression"}
 _PYTHON_ONLY = {
     "lambda": "functions are written `x => expression`, only as arguments of filter, sort, ...",
@@ -178,8 +179,9 @@ def _token_error(exc: UnexpectedToken, where: _Where) -> Diagnostic:
             notes.append("comparisons do not chain: write `a < b and b < c`")
     if value == "=":
         notes.append("'=' only assigns; compare with '=='")
-    if value == ":" and "RSQB" in expected:
-        notes.append("there is no slicing; use first, last, or a comprehension with range")
+    if _in_let_value(where.text[:tok.start_pos], expected) and value in _COMPARISONS | {"and", "or", "not", "if"}:
+        notes.append("a let's value is an arithmetic expression: put a comparison, and/or/not or "
+                     "if ... else in parentheses, as in let ok = (x > 2) in ...")
     if tok.type == "INT" and previous and previous[-1] == ".":
         notes.append("there are no fractional numbers; use // or ceil_div")
     for word in [value] + previous[-1:]:
@@ -187,6 +189,12 @@ def _token_error(exc: UnexpectedToken, where: _Where) -> Diagnostic:
             notes.append(f"'{word}' is not part of the language: {_PYTHON_ONLY[word]}")
     message = f"expected {_expected_words(expected)}, found '{value}'"
     return where.diag("X201", message, tok.start_pos, tok.end_pos, notes)
+
+
+def _in_let_value(before: str, expected) -> bool:
+    """Does the error come right after a let's value, where `in` was awaited (and no
+    comparison, as after a comprehension's `for x`)?"""
+    return "IN" in expected and "COMMA" not in expected and re.search(r"\blet\b", before) is not None
 
 
 def _char_error(exc: UnexpectedCharacters, where: _Where) -> Diagnostic:
@@ -206,7 +214,7 @@ def _char_error(exc: UnexpectedCharacters, where: _Where) -> Diagnostic:
 # -- tree to AST -----------------------------------------------------------------
 
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
-_BINARY = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "eq": "==", "ne": "!=",
+_BINARY = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "pow": "**", "eq": "==", "ne": "!=",
            "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "in_": "in", "not_in": "not in"}
 
 
@@ -247,6 +255,9 @@ class _Builder(Transformer):
     def lambda_(self, meta, c):
         return A.Lambda(str(c[0]), c[1], self._span(meta))
 
+    def let_(self, meta, c):
+        return A.Let(str(c[0]), c[1], c[2], self._span(meta), self._tok_span(c[0]))
+
     def or_(self, meta, c):
         return A.BoolOp("or", c[0], c[1], self._span(meta))
 
@@ -267,6 +278,10 @@ class _Builder(Transformer):
     # postfix
     def index(self, meta, c):
         return A.Index(c[0], c[1], self._span(meta))
+
+    def slice(self, meta, c):
+        obj, start, stop, step = (list(c) + [None] * 4)[:4]
+        return A.Slice(obj, start, stop, step, self._span(meta))
 
     def member(self, meta, c):
         return A.Member(c[0], str(c[1]), self._span(meta), self._tok_span(c[1]))
@@ -335,6 +350,16 @@ class _Builder(Transformer):
 
     def mapcomp(self, meta, c):
         return A.MapComp(c[0], c[1], c[2], self._span(meta))
+
+    # `{a, b}` and `{e for x in xs}` are written as `set([a, b])` and `set([e for x in xs])`:
+    # one construct, one set of rules, on every evaluation path.
+    def set_(self, meta, c):
+        span = self._span(meta)
+        return A.Call("set", (A.ListLit(tuple(x for x in c if x is not None), span),), span, span)
+
+    def setcomp(self, meta, c):
+        span = self._span(meta)
+        return A.Call("set", (A.ListComp(c[0], c[1], span),), span, span)
 
     def pair(self, meta, c):
         return (c[0], c[1])

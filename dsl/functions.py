@@ -20,8 +20,10 @@ import networkx as nx
 # The value rules are re-exported: the evaluators and tests take them from here.
 from .compare import (SCAN_FREE, charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
                       order_key, same_as, strict_key)
+from . import sets
 from .eval_errors import EvalLimitError
-from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of
+from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of, set_of
+from .value_key import key_of
 
 MAX_INT = 10**18
 MAX_LIST = 100_000
@@ -75,6 +77,8 @@ def arith(op: str, a, b, span=None, ctx=None):
     """`a op b` by the language's rules: ints within ±10**18; `+` also joins two strings
     or two lists (charged for the copy).  Shared by the compiler's slow path and effects."""
     if is_int(a) and is_int(b):
+        if op == "**":
+            return power(a, b, span)
         if op in ("//", "%") and b == 0:
             fail("division by zero" if op == "//" else "modulo by zero", span)
         r = a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else \
@@ -88,6 +92,41 @@ def arith(op: str, a, b, span=None, ctx=None):
             charge_scan(ctx, len(a) + len(b), span)
             return check_list(tuple(a) + tuple(b), span)
     fail(f"'{op}' cannot combine {kind_of(a)} and {kind_of(b)}", span)
+
+
+# |base| >= 2 to this power is past MAX_INT (2**60 > 10**18): refused before Python works
+# out a number of millions of digits.
+_POWER_LIMIT = 60
+
+
+def power(a: int, b: int, span=None) -> int:
+    """`a ** b` for ints: a whole number, so the exponent may not be negative (R701), and
+    within ±10**18 like every result (R702)."""
+    if b < 0:
+        fail(f"'**' needs an exponent of at least 0, found {b}", span)
+    if a in (0, 1) or b == 0:
+        return 1 if b == 0 else a
+    if a == -1:
+        return -1 if b % 2 else 1
+    if b >= _POWER_LIMIT:
+        raise EvalLimitError("R702", "integer result beyond ±10**18", span)
+    return check_int(a ** b, span)
+
+
+def slice_of(o, start, stop, step, span=None, ctx=None):
+    """`o[start:stop:step]` of a list or a text, as Python slices (positions past either
+    end are clamped, negative ones count from the end); a part left out is None.  The
+    copy is charged for its length, as `+` is."""
+    if not isinstance(o, (tuple, list, str)):
+        fail(f"only a list or a text can be sliced, found {kind_of(o)}", span)
+    for bound, what in ((start, "start"), (stop, "end"), (step, "step")):
+        if bound is not None and not is_int(bound):
+            fail(f"the {what} of a slice must be int, found {kind_of(bound)}", span)
+    if step == 0:
+        fail("the step of a slice cannot be 0", span)
+    part = o[start:stop:step]
+    charge_scan(ctx, len(part), span)
+    return part if isinstance(o, str) else tuple(part)
 
 
 def want_int(v, what: str):
@@ -130,7 +169,8 @@ def _pick(ctx, xs, keys, smallest: bool):
 
 
 def as_seq(v, span=None) -> tuple:
-    """What a `for` walks: list elements, map keys, string characters."""
+    """What a `for` walks: list elements, map keys, string characters, a set's elements
+    in ascending order."""
     if type(v) is tuple:
         return v
     if isinstance(v, (tuple, list)):
@@ -139,6 +179,8 @@ def as_seq(v, span=None) -> tuple:
         return tuple(v)
     if isinstance(v, str):
         return tuple(v)
+    if isinstance(v, frozenset):
+        return sets.elements(v)
     fail(f"cannot iterate over {kind_of(v)}", span)
 
 
@@ -150,7 +192,7 @@ def truth(v, what: str, span=None) -> bool:
 
 def render(v, top: bool = True) -> str:
     """The text form of a value, as `str(x)` shows it; refuses to build huge text."""
-    if isinstance(v, (tuple, list, dict)):
+    if isinstance(v, (tuple, list, dict, frozenset)):
         parts: list[str] = []
         _render_into(v, parts, [0])
         return "".join(parts)
@@ -158,7 +200,11 @@ def render(v, top: bool = True) -> str:
 
 
 def _render_into(v, parts: list, size: list) -> None:
-    if isinstance(v, (tuple, list, dict)):
+    if isinstance(v, frozenset):
+        text = sets.render(v, lambda x: _render_flat(x, False))
+        parts.append(text)
+        size[0] += len(text)
+    elif isinstance(v, (tuple, list, dict)):
         pairs = v.items() if isinstance(v, dict) else ((None, x) for x in v)
         parts.append("{" if isinstance(v, dict) else "[")
         for i, (k, x) in enumerate(pairs):
@@ -204,8 +250,8 @@ class Function:
 
 
 FUNCTIONS: dict[str, Function] = {}
-LIST, MAP = list_of(ANY), map_of(ANY, ANY)
-SEQ = (LIST, MAP, STR)
+LIST, MAP, SET = list_of(ANY), map_of(ANY, ANY), set_of(ANY)
+SEQ = (LIST, MAP, STR, SET)
 NO_CONST = object()
 
 
@@ -230,9 +276,9 @@ def _same0(ts, cs):
 
 @_fn("len", 1, 1, INT, [SEQ])
 def _len(ctx, x):
-    if isinstance(x, (tuple, list, dict, str)):
+    if isinstance(x, (tuple, list, dict, str, frozenset)):
         return len(x)
-    fail(f"len needs a list, map or string, found {kind_of(x)}")
+    fail(f"len needs a list, set, map or string, found {kind_of(x)}")
 
 
 FUNCTIONS["count"] = Function("count", 1, 1, lambda ts, cs: INT, _len, (SEQ,))
@@ -288,13 +334,21 @@ def _abs(ctx, x):
     return abs(want_int(x, "the argument of abs"))
 
 
-@_fn("range", 1, 2, list_of(INT), [INT])
-def _range(ctx, a, b=None):
+@_fn("range", 1, 3, list_of(INT), [INT])
+def _range(ctx, a, b=None, step=None):
     lo, hi = (0, want_int(a, "the end")) if b is None else (want_int(a, "the start"), want_int(b, "the end"))
-    if hi - lo > MAX_RANGE:
+    if step is None:
+        if hi - lo > MAX_RANGE:
+            raise EvalLimitError("R702", f"range of more than {MAX_RANGE:,} numbers")
+        ctx.charge(max(0, hi - lo))
+        return tuple(range(lo, hi))
+    if want_int(step, "the step") == 0:
+        fail("the step of range cannot be 0")
+    numbers = range(lo, hi, step)
+    if len(numbers) > MAX_RANGE:
         raise EvalLimitError("R702", f"range of more than {MAX_RANGE:,} numbers")
-    ctx.charge(max(0, hi - lo))
-    return tuple(range(lo, hi))
+    ctx.charge(len(numbers))
+    return tuple(numbers)
 
 
 def _end(at):
@@ -389,7 +443,7 @@ def _count_of(ctx, xs, v):
 @_fn("str", 1, 1, STR, [None])
 def _str(ctx, x):
     text = check_str(render(x))
-    if isinstance(x, (tuple, list, dict)):  # a list or map is walked to write it: charged for what it builds
+    if isinstance(x, (tuple, list, dict, frozenset)):  # a list or map is walked to write it: charged for what it builds
         charge_scan(ctx, len(text))
     return text
 
@@ -486,6 +540,83 @@ def _zip(ctx, a, b):
     return tuple(zip(a, b))
 
 
+@_fn("join", 2, 2, STR, [LIST, STR])
+def _join(ctx, xs, sep):
+    """The texts of a list joined by `sep`; numbers are written as digits.  Anything else
+    (a bool, an item, a list) is refused: `str` says how it wants it written."""
+    xs = want_list(xs, "the first argument of join")
+    if not isinstance(sep, str):
+        fail(f"the separator of join must be a text, found {kind_of(sep)}")
+    ctx.charge(len(xs))
+    parts, size = [], -len(sep)
+    for x in xs:
+        if isinstance(x, str):
+            parts.append(x)
+        elif is_int(x):
+            parts.append(str(int(x)))
+        else:
+            fail(f"join writes texts and numbers, found {kind_of(x)}")
+        size += len(sep) + len(parts[-1])
+        if size > MAX_STR:  # said before the text is made
+            raise EvalLimitError("R702", f"string longer than {MAX_STR:,} characters")
+    return sep.join(parts)
+
+
+@_fn("key_of", 1, 1, STR, [None])
+def _key_of(ctx, x):
+    return key_of(x, ctx)
+
+
+# -- sets --------------------------------------------------------------------------------
+
+def _set_type(ts, cs):
+    elem = element_type(ts[0]) if ts else ANY
+    return set_of(elem if elem in (INT, STR) else ANY)
+
+
+@_fn("set", 0, 1, _set_type, [(LIST, SET, MAP, STR)])
+def _set(ctx, xs=None):
+    """The distinct elements of what a `for` walks (a list, a set, a map's keys, a text's
+    characters); with no argument, the empty set."""
+    if xs is None:
+        return sets.EMPTY
+    if isinstance(xs, frozenset):
+        return xs
+    return sets.make(as_seq(xs), ctx)
+
+
+def _as_set(ctx, v, what: str) -> frozenset:
+    if isinstance(v, frozenset):
+        ctx.charge(len(v))
+        return v
+    if isinstance(v, (tuple, list)):
+        return sets.make(v, ctx)
+    fail(f"{what} must be a set or a list, found {kind_of(v)}")
+
+
+def _sets_type(ts, cs):
+    elems = {element_type(t) for t in ts}
+    elem = elems.pop() if len(elems) == 1 else ANY
+    return set_of(elem if elem in (INT, STR) else ANY)
+
+
+@_fn("union", 1, None, _sets_type, [(SET, LIST)])
+def _union(ctx, *parts):
+    return sets.union([_as_set(ctx, p, "every argument of union") for p in parts])
+
+
+@_fn("intersection", 1, None, _sets_type, [(SET, LIST)])
+def _intersection(ctx, first, *rest):
+    out = _as_set(ctx, first, "every argument of intersection")
+    return out.intersection(*(_as_set(ctx, p, "every argument of intersection") for p in rest))
+
+
+@_fn("difference", 2, 2, lambda ts, cs: _set_type(ts[:1], cs), [(SET, LIST)])
+def _difference(ctx, a, b):
+    return _as_set(ctx, a, "the first argument of difference") - \
+        _as_set(ctx, b, "the second argument of difference")
+
+
 # -- higher-order --------------------------------------------------------------------
 
 @_fn("filter", 2, 2, _same0, [LIST], lambdas=(1,), lambda_result=BOOL)
@@ -504,14 +635,34 @@ def _count_if(ctx, xs, f):
 
 def _sorter(reverse):
     def impl(ctx, xs, f=None):
-        xs = want_list(xs, "the first argument")
+        xs = sets.elements(xs) if isinstance(xs, frozenset) else want_list(xs, "the first argument")
         ctx.charge(len(xs))
         return _sorted(ctx, xs, xs if f is None else [f(x) for x in xs], reverse)
     return impl
 
 
-_fn("sort", 1, 2, _same0, [LIST], lambdas=(1,))(_sorter(False))
-_fn("sort_desc", 1, 2, _same0, [LIST], lambdas=(1,))(_sorter(True))
+def _sorted_type(ts, cs):
+    return list_of(ts[0].args[0]) if ts and ts[0].name == "set" else _same0(ts, cs)
+
+
+_fn("sort", 1, 2, _sorted_type, [(LIST, SET)], lambdas=(1,))(_sorter(False))
+_fn("sort_desc", 1, 2, _sorted_type, [(LIST, SET)], lambdas=(1,))(_sorter(True))
+
+
+def _while(taking: bool):
+    """take_while / drop_while: the elements before the first that fails the condition,
+    or those from it on.  Charged the list's length, as filter is."""
+    def impl(ctx, xs, f):
+        xs = want_list(xs, "the first argument")
+        ctx.charge(len(xs))
+        what = "the condition of " + ("take_while" if taking else "drop_while")
+        at = next((i for i, x in enumerate(xs) if not truth(f(x), what)), len(xs))
+        return xs[:at] if taking else xs[at:]
+    return impl
+
+
+_fn("take_while", 2, 2, _same0, [LIST], lambdas=(1,), lambda_result=BOOL)(_while(True))
+_fn("drop_while", 2, 2, _same0, [LIST], lambdas=(1,), lambda_result=BOOL)(_while(False))
 
 
 def _by(smallest):

@@ -16,7 +16,7 @@ import re
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # grammar.lark's NAME, ASCII only
 MAX_NAME_LENGTH = 64
-KEYWORDS = frozenset({"and", "or", "not", "in", "if", "else", "for", "true", "false", "none"})
+KEYWORDS = frozenset({"and", "or", "not", "in", "if", "else", "for", "let", "true", "false", "none"})
 GRAMMAR = ("a name is an ASCII letter or '_' followed by letters, digits and '_' "
            f"(at most {MAX_NAME_LENGTH} characters), and not a keyword of expressions")
 

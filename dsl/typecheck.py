@@ -14,12 +14,20 @@ from . import expr_ast as A
 from .diagnostics import Diagnostic
 from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST
 from .scope import Scope
-from .types import ANY, BOOL, INT, NONE, STR, Type, element_type, item_of, list_of, map_of
+from .types import ANY, BOOL, INT, NONE, STR, Type, element_type, item_of, list_of, map_of, set_of
 
 _CONST_TYPES = {bool: BOOL, int: INT, str: STR, type(None): NONE}
 _PYTHON_SPELLINGS = {"True": "true", "False": "false", "None": "none"}
 _ORDERED = {"int", "str", "list", "item", "any"}
 _KEY_TYPES = {"str", "int", "any"}  # a bool key would merge with 1 or 0 (functions.map_key)
+_ELEMENT_TYPES = _KEY_TYPES  # what a set may hold, for the same reason (dsl/sets.py)
+_ITERABLE = {"list", "map", "str", "set", "any"}
+# Library functions whose list arguments become sets: their elements must be set elements.
+_SET_MAKERS = {"set", "union", "intersection", "difference"}
+# What a let would hide, by the kind of the symbol (scope.Symbol.kind), for N311.
+_VISIBLE = {"var": "a variable", "player_var": "a variable", "keyed_var": "a variable", "zone": "a zone",
+            "player_zone": "a zone", "keyed_zone": "a zone", "define": "a definition", "function": "a definition",
+            "param": "a parameter", "const": "a constant", "binding": "a bound name", "local": "a bound name"}
 
 
 def infer_type(expr: A.Expr, scope: Scope) -> tuple[Type, list[Diagnostic]]:
@@ -50,6 +58,9 @@ def check_assignment(assign: A.Assign, scope: Scope) -> list[Diagnostic]:
     if assign.op in ("-=", "*="):
         return expect_type(assign.value, scope, INT, f"the value of '{assign.op}'", "T410")
     target, _ = infer_type(assign.target, scope)
+    if assign.op == "+=" and target.name == "set":
+        return infer_type(assign.value, scope)[1] + [Diagnostic(
+            "T410", "'+=' cannot add to a set: write x = union(x, ...)", assign.span)]
     outer = {"list": list_of(), "map": map_of()}.get(target.name, target)
     return expect_type(assign.value, scope, outer, "the value assigned here", "T410")
 
@@ -62,6 +73,8 @@ def join(a: Type, b: Type) -> Type:
         return ANY
     if a.name == "list":
         return list_of(join(a.args[0], b.args[0]))
+    if a.name == "set":
+        return set_of(join(a.args[0], b.args[0]))
     if a.name == "map":
         return map_of(join(a.args[0], b.args[0]), join(a.args[1], b.args[1]))
     if a.name == "item":
@@ -170,7 +183,7 @@ class _Checker:
         op = node.op
         if op == "+":
             return self._plus(node, lt, rt)
-        if op in ("-", "*", "//", "%"):
+        if op in ("-", "*", "//", "%", "**"):
             if not (INT.accepts(lt) and INT.accepts(rt)):
                 self.error("T401", f"'{op}' needs two ints, found {lt} and {rt}", node.span)
             return INT
@@ -196,8 +209,9 @@ class _Checker:
             return lt
         elif lt.name == rt.name == "list":
             return list_of(join(lt.args[0], rt.args[0]))
+        notes = ["sets are joined with union(a, b)"] if "set" in (lt.name, rt.name) else []
         self.error("T401", f"'+' needs two ints, two strings or two lists, found {lt} and {rt}",
-                   node.span)
+                   node.span, notes)
         return ANY
 
     def _membership(self, node, lt, rt):
@@ -208,11 +222,14 @@ class _Checker:
                 self.error("T401", f"'{node.op}' a string needs a string on the left, found {lt}",
                            node.span)
             return
-        if rt.name not in ("list", "map"):
-            self.error("T401", f"'{node.op}' needs a list, map or string on the right, found {rt}",
+        if rt.name not in ("list", "map", "set"):
+            self.error("T401", f"'{node.op}' needs a list, set, map or string on the right, found {rt}",
                        node.span)
             return
         inner = rt.args[0] if rt.args else ANY
+        if rt.name == "set" and lt.name not in _ELEMENT_TYPES:
+            self.error("T401", f"a set holds ints or texts, so a {lt} is never {node.op} one", node.span)
+            return
         if not (inner.accepts(lt) or lt.accepts(inner)):
             self.error("T401", f"a {lt} is never {node.op} a {rt}", node.span)
 
@@ -242,6 +259,21 @@ class _Checker:
             return ot.args[1]
         if ot.name != "any":
             self.error("T401", f"a value of type {ot} cannot be indexed", node.span)
+        return ANY
+
+    def v_Slice(self, node, scope):
+        ot = self.visit(node.obj, scope)
+        for part in (node.start, node.stop, node.step):
+            if part is not None:  # none is a part left out, as in Python
+                t = self.visit(part, scope)
+                if not _fits(t, (INT, NONE)):
+                    self.error("T401", f"a slice's start, end and step must be int, found {t}", part.span)
+        if isinstance(node.step, A.Const) and node.step.value == 0 and type(node.step.value) is int:
+            self.error("T401", "the step of a slice cannot be 0", node.step.span)
+        if ot.name in ("list", "str"):
+            return ot
+        if ot.name != "any":
+            self.error("T401", f"only a list or a text can be sliced, found {ot}", node.span)
         return ANY
 
     def v_Member(self, node, scope):
@@ -316,6 +348,8 @@ class _Checker:
                            f"found {t}", arg.span)
             types.append(t)
             consts.append(arg.value if isinstance(arg, A.Const) else NO_CONST)
+        if fn.name in _SET_MAKERS or fn.name == "join":
+            self._flat_elements(fn.name, node.args, types)
         if fn.name in BOARD_FUNCTIONS and consts and isinstance(consts[0], str) \
                 and scope.boards is not None and consts[0] not in scope.boards:
             close = _close(consts[0], scope.boards)
@@ -332,6 +366,15 @@ class _Checker:
             return fn.returns(types, consts)
         except (IndexError, AttributeError):
             return ANY
+
+    def _flat_elements(self, name, args, types):
+        """A list made into a set must hold ints or texts (a bool, an item, a list cannot be
+        set elements, dsl/sets.py); `join` writes ints and texts only."""
+        for arg, t in zip(args[:1] if name == "join" else args, types):
+            elem = element_type(t) if t.name in ("list", "set") else ANY
+            if elem.name not in _ELEMENT_TYPES:
+                what = "join writes texts and numbers" if name == "join" else "a set holds ints or texts"
+                self.error("T401", f"{what}, found a list of {elem}", arg.span)
 
     def _define_call(self, node, sym, scope):
         """A function the ruleset defines (a Symbol of kind 'function')."""
@@ -358,16 +401,29 @@ class _Checker:
 
     def v_Lambda(self, node, scope):
         self.error("T404", "a function `x => ...` can only be an argument of filter, sort, "
-                   "sort_desc, min_by, max_by or count_if", node.span)
+                   "sort_desc, min_by, max_by, count_if, take_while or drop_while", node.span)
         self.visit(node.body, scope.bind({node.param: ANY}))
         return ANY
+
+    # -- let ---------------------------------------------------------------------------------
+    def v_Let(self, node, scope):
+        """`let name = value in body`.  The name may not be one already visible here (a
+        variable, zone, definition, parameter, loop or comprehension name, another let's):
+        a body that reads `hand` should never wonder which hand it is (N311)."""
+        value = self.visit(node.value, scope)
+        shadowed = scope.lookup(node.name)
+        if shadowed is not None:
+            what = _VISIBLE.get(shadowed.kind, "a name")
+            self.error("N311", f"let '{node.name}' would hide {what} of that name: choose another name",
+                       node.name_span)
+        return self.visit(node.body, scope.bind({node.name: value}))
 
     # -- comprehensions -----------------------------------------------------------------
     def _clauses(self, clauses, scope) -> Scope:
         for clause in clauses:
             if isinstance(clause, A.For):
                 it = self.visit(clause.iter, scope)
-                if it.name not in ("list", "map", "str", "any"):
+                if it.name not in _ITERABLE:
                     self.error("T401", f"cannot iterate over {it}", clause.iter.span)
                 elem = element_type(it)
                 if len(clause.names) == 1:

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    name: str  # int, bool, str, none, any, list, map, item, zone
+    name: str  # int, bool, str, none, any, list, set, map, item, zone
     args: tuple = ()
 
     def __str__(self) -> str:
         if self.name == "list":
             return f"list[{self.args[0]}]"
+        if self.name == "set":
+            return f"set[{self.args[0]}]"
         if self.name == "map":
             return f"map[{self.args[0]}, {self.args[1]}]"
         if self.name == "item":
@@ -45,6 +47,11 @@ def list_of(t: Type = ANY) -> Type:
     return Type("list", (t,))
 
 
+def set_of(t: Type = ANY) -> Type:
+    """A set's elements are ints or texts (functions.set_element), so T is int, str or any."""
+    return Type("set", (t,))
+
+
 def map_of(k: Type = ANY, v: Type = ANY) -> Type:
     return Type("map", (k, v))
 
@@ -55,7 +62,7 @@ def item_of(kind: str | None = None) -> Type:
 
 def element_type(t: Type) -> Type:
     """What iterating over a value of type t yields."""
-    if t.name == "list" and t.args:
+    if t.name in ("list", "set") and t.args:
         return t.args[0]
     if t.name == "map" and t.args:
         return t.args[0]
@@ -98,6 +105,9 @@ def _parse(text: str) -> Type | None:
         if head == "list" and len(parts) == 1:
             arg = _parse(parts[0])
             return list_of(arg) if arg else None
+        if head == "set" and len(parts) == 1:
+            arg = _parse(parts[0])
+            return set_of(arg) if arg in (INT, STR, ANY) else None
         if head == "map" and len(parts) == 2:
             k, v = _parse(parts[0]), _parse(parts[1])
             return map_of(k, v) if k and v else None

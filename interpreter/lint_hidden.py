@@ -64,6 +64,10 @@ def hidden_reads(expr, rs, hidden=None) -> set[str]:
         if isinstance(node, A.Lambda):
             visit(node.body, bound | {node.param}, False)
             return
+        if isinstance(node, A.Let):
+            visit(node.value, bound, False)
+            visit(node.body, bound | {node.name}, False)
+            return
         for child in A.iter_children(node):
             visit(child, bound, False)
 

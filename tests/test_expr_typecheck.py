@@ -164,7 +164,7 @@ def test_type_mismatch_code_and_span(text, span):
     assert where(diags[0]) == span
 
 
-@pytest.mark.parametrize("text", ["len()", "len(hand, hand)", "clamp(1, 2)", "range(1, 2, 3)",
+@pytest.mark.parametrize("text", ["len()", "len(hand, hand)", "clamp(1, 2)", "range(1, 2, 3, 4)",
                                   "players(1)", "min()", "next_player()"])
 def test_wrong_number_of_arguments(text):
     diags = check(text)[1]

@@ -29,7 +29,7 @@ from meeple.dsl.functions import FUNCTIONS
 from .safe_source import ident
 
 INT, BOOL, STR, LIST = "int", "bool", "str", "list"
-_ARITH = {"+", "-", "*", "//", "%"}
+_ARITH = {"+", "-", "*", "//", "%", "**"}
 _ORDER = {"<", ">", "<=", ">="}
 _INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "player_count", "distance",
                 "ceil_div", "clamp"}
@@ -212,6 +212,8 @@ class ExprEmitter:
         return Code(test if op == "in" else f"(not {test})", BOOL)
 
     def _arith(self, op, left, right, plain) -> Code:
+        if op == "**":  # never inline: Python would work out 2 ** 10**9 before any check
+            return Code(f"_pow({left.text}, {right.text})", INT)
         result = INT if op != "+" or (left.kind == INT and right.kind == INT) else None
         if plain and not (left.kind == INT and right.kind == INT):
             return Code(f"_calc(ctx, {op!r}, {left.text}, {right.text})", result)
@@ -320,6 +322,26 @@ class ExprEmitter:
         i1, i = self._hold(idx, plain)
         first = f"({o1} is {o}) and " if o1 != o else ""
         return Code(f"({o}[{i}] if {first}(type({i1}) is str or type({i}) is int) else _index({o}, {i}))")
+
+    def _Slice(self, node, env, plain):
+        obj = self.emit(node.obj, env, plain)
+        parts = [("None" if p is None else self.emit(p, env, plain).text) for p in (node.start, node.stop, node.step)]
+        kind = obj.kind if obj.kind in (LIST, STR) else None
+        return Code(f"_slice(ctx, {obj.text}, {', '.join(parts)})", kind, elem=obj.elem if kind == LIST else None)
+
+    def _Let(self, node, env, plain):
+        """`let d = v in body` as a lambda called with the value: the name is a Python
+        local of the body alone, whatever the body is inside (a comprehension's iterable,
+        where `:=` is refused, or its element)."""
+        value = self.emit(node.value, env, plain)
+        local = ident("l", node.name)
+        inner = dict(env)
+        inner[node.name] = local
+        saved = dict(self.u.kinds)
+        self.u.kinds[local] = value.kind
+        body = self.emit(node.body, inner, plain)
+        self.u.kinds = saved
+        return Code(f"(lambda {local}: {body.text})({value.text})", body.kind, elem=body.elem)
 
     def _recorded(self, name: str, obj: Code, idx: Code, plain: bool) -> Code:
         """`var[key]` that also notes the key in `R` (incremental.py): inline for the keys

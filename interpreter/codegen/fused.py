@@ -29,7 +29,7 @@ import random
 import re
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import MAX_LIST, MAX_STR, SCAN_FREE, board_adjacency, hop_walk
+from meeple.dsl.functions import MAX_LIST, MAX_RANGE, MAX_STR, SCAN_FREE, board_adjacency, hop_walk
 
 from ..context import COST_LIMIT, Ctx
 from .. import rng
@@ -41,6 +41,7 @@ from .kernel import KernelStop, _KernelWriter
 from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
+from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms, at
 from .frame_room import padded
 from .safe_source import UnsafeSource, ident
 from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
@@ -116,7 +117,7 @@ def build_fused(rules, players: int | None = None):
         return None
 
 
-class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
+class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
     def __init__(self, rules, players: int | None = None):
         super().__init__(rules, explicit_chance=False)
         self.rs = rules.ruleset
@@ -203,6 +204,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             return ("plist:" if decl.per == "player" else "glist:") + t.args[0].name
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
+        if t is not None and t.name == "set":
+            raise Unsupported(f"variable '{decl.name}' of type {t}, at {at(decl.span)}: sets are not among the tier's types")
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -292,6 +295,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
+        self.ns.update(_IDIOM_NAMES)
         text = padded("\n".join(self.lines), "FUSED")
         return self.module.add(text, "FUSED"), frozenset(p.id for p in self.rules.points)
 
@@ -899,6 +903,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
             if ot == "str":
                 return f"{obj}[{index}]", "str"
             return f"{obj}[{index}]", ot[5:]
+        if isinstance(node, A.Let):
+            return self.let(node, env, depth)
+        if isinstance(node, A.Slice):
+            return self.sliced(node, env, depth)
         if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name == "options" \
                 and "options" not in env and node.name in self.rs.game.options:
             t = type(self.rs.game.options[node.name].default).__name__
@@ -966,6 +974,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
     def binary(self, node, e, env) -> tuple[str, str]:
         (l, lt), (r, rt) = e(node.left), e(node.right)
         op = node.op
+        if op == "**":  # never inline: the library refuses a huge exponent first
+            if lt == rt == "int":
+                return f"_fz_pow({l}, {r})", "int"
+            raise Unsupported(f"'**' on {lt} and {rt}, at {at(node.span)}")
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
             if _within_limit(self.int_range(node, env)):
                 return f"({l} {op} {r})", "int"
@@ -995,6 +1007,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         if f in self.rs.defines:
             return self.inline(f, args, env, depth)
         e = lambda n: self.expr(n, env, depth + 1)  # noqa: E731
+        idiom = self.idiom_call(node, env, depth)
+        if idiom is not None:
+            return idiom
         if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Generator):
             unrolled = self.unrolled(f, args[0], env, depth)
             if unrolled is not None:
@@ -1486,8 +1501,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, _KernelWriter):
         found, elsewhere = {}, set()
         for other in reached - {name}:
             elsewhere |= {n.name for n in _walk(self.rs.defines[other].expr) if isinstance(n, A.Name)}
-        rebound = {x for n in _walk(d.expr) for x in (n.names if isinstance(n, A.For) else
-                                                       (n.param,) if isinstance(n, A.Lambda) else ())}
+        rebound = {x for n in _walk(d.expr) for x in A.binds(n)}
         indexed = [n for n in _walk(d.expr) if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and
                    isinstance(n.index, A.Name) and n.index.name in (*d.params, "player") and
                    n.index.name not in rebound]  # `supply[p] for p in …` reads another p
@@ -1929,15 +1943,18 @@ def _checked_int(r: int) -> int:
     raise KernelStop()
 
 
-def _bounded_range(ctx, a: int, b: int | None = None):
+def _bounded_range(ctx, a: int, b: int | None = None, step: int | None = None):
     """`range` charged as the reference charges it: a decision's ranges past the cost
-    limit stop here, where the reference would report."""
+    limit stop here, where the reference would report (a zero step too)."""
     lo, hi = (0, a) if b is None else (a, b)
-    if hi > lo:
-        ctx.cost += hi - lo
+    numbers = range(lo, hi) if step is None else range(lo, hi, step)  # a zero step raises
+    if len(numbers) > MAX_RANGE:
+        raise KernelStop()
+    if numbers:
+        ctx.cost += len(numbers)
         if ctx.cost > COST_LIMIT // 4:  # the reference charges a few steps per element: stop well before
             raise KernelStop()
-    return range(lo, hi)
+    return numbers
 
 
 def _walked(ctx, seq):

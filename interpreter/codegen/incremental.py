@@ -110,10 +110,7 @@ def _state_variables(module, part, x: str, outer: set, scope) -> set | None:
 def _names_bound(node) -> set:
     out = set()
     for n in A.walk(node):
-        if isinstance(n, A.For):
-            out.update(n.names)
-        elif isinstance(n, A.Lambda):
-            out.add(n.param)
+        out.update(A.binds(n))
     return out
 
 

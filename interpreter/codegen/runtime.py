@@ -16,7 +16,7 @@ from itertools import chain
 from meeple.dsl.compare import SCAN_FREE, contains, equal, less, map_key
 from meeple.dsl.compile_expr import index_value, member_value
 from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT, MAX_LIST, MAX_RANGE,
-                                  arith, as_seq, want_list)
+                                  arith, as_seq, power, slice_of, want_list)
 from meeple.dsl.values import Item
 
 from ..context import COST_LIMIT
@@ -148,6 +148,8 @@ def isin(ctx, x, c):
 def calc(ctx, op, a, b):
     """`a op b` where the operator's fast path could not be written inline."""
     if type(a) is int and type(b) is int:
+        if op == "**":
+            return int_power(a, b)
         if op == "+":
             r = a + b
         elif op == "-":
@@ -165,6 +167,31 @@ def calc(ctx, op, a, b):
     return arith(op, a, b, None, ctx)
 
 
+def int_power(a, b):
+    """`a ** b` of two ints (functions.power, which refuses a huge exponent before working
+    it out); anything else, or a result the language refuses, goes to the reference."""
+    if type(a) is int and type(b) is int and b >= 0:
+        r = power(a, b) if b > 2 else (1 if b == 0 else a if b == 1 else a * a)
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+    raise Deopt()
+
+
+def sliced(ctx, o, start, stop, step):
+    """`o[start:stop:step]` of a tuple or a text with int (or left out) bounds, charged for
+    the copy as the reference charges it; anything else through functions.slice_of."""
+    t = type(o)
+    if (t is tuple or t is str) and (start is None or type(start) is int) and (stop is None or type(stop) is int) \
+            and (step is None or (type(step) is int and step)):
+        part = o[start:stop:step]
+        if len(part) > SCAN_FREE:
+            ctx.cost += len(part)
+            if ctx.cost > COST_LIMIT:
+                raise Deopt()
+        return part
+    return slice_of(o, start, stop, step, None, ctx)
+
+
 # -- library functions whose usual arguments need no general checks ---------------------
 
 def length(ctx, x):
@@ -174,9 +201,21 @@ def length(ctx, x):
     return FUNCTIONS["len"].impl(ctx, x)
 
 
-def int_range(ctx, a, b=None):
+def int_range(ctx, a, b=None, step=None):
     lo, hi = (0, a) if b is None else (a, b)
-    if type(lo) is not int or type(hi) is not int or hi - lo > MAX_RANGE:
+    if type(lo) is not int or type(hi) is not int:
+        raise Deopt()
+    if step is not None:
+        if type(step) is not int or not step:
+            raise Deopt()
+        numbers = range(lo, hi, step)
+        if len(numbers) > MAX_RANGE:
+            raise Deopt()
+        ctx.cost += len(numbers)
+        if ctx.cost > COST_LIMIT:
+            raise Deopt()
+        return tuple(numbers)
+    if hi - lo > MAX_RANGE:
         raise Deopt()
     if hi > lo:
         ctx.cost += hi - lo
@@ -295,7 +334,7 @@ def answered(exc) -> bool:
 NAMES = {
     "Deopt": Deopt, "_deopt": deopt, "_seq": seq, "_as_seq": as_seq, "_unpacked": unpacked, "_truth": truth,
     "_listed": listed, "_key": key, "_ovf": ovf, "_neg": neg, "_not": not_, "_eq": eq, "_lt": lt,
-    "_member": member, "_index": index, "_in": isin, "_calc": calc, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
+    "_member": member, "_index": index, "_in": isin, "_calc": calc, "_pow": int_power, "_slice": sliced, "MAX_CALL_DEPTH": MAX_CALL_DEPTH,
     "CALL_COST": CALL_COST, "COST_LIMIT": COST_LIMIT,
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
