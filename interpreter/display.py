@@ -250,6 +250,8 @@ class TableText:
                 return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in counts.items()) + "}"
             if "$pairs" in value:
                 return "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in value["$pairs"]) + "}"
+            if "$set" in value:
+                return self._cut("{" + ", ".join(self.value(v) for v in value["$set"]) + "}")
             return "{" + ", ".join(f"{self.label(k)}: {self.value(v)}" for k, v in value.items()) + "}"
         if isinstance(value, list):
             return self._cut("[" + ", ".join(self.value(v) for v in value) + "]")

@@ -1009,7 +1009,8 @@ def _as_value(v):
 
 def _default_of(decl):
     t = decl.type.name
-    return {"int": 0, "bool": False, "str": "", "list": (), "map": {}}.get(t, None) if decl.min is None \
+    return {"int": 0, "bool": False, "str": "", "list": (), "map": {}, "set": frozenset()}.get(t, None) \
+        if decl.min is None \
         else decl.min
 
 

@@ -109,6 +109,11 @@ def fits(v, t) -> bool:
     if name == "map":
         return isinstance(v, dict) and (not t.args or all(
             fits(k, t.args[0]) and fits(x, t.args[1]) for k, x in v.items()))
+    if name == "set":  # only ints or only texts (docs/expressions.md, sets)
+        if not isinstance(v, frozenset):
+            return False
+        kinds = {type(x) for x in v}
+        return (kinds <= {int} or kinds <= {str}) and (not t.args or all(fits(x, t.args[0]) for x in v))
     return True
 
 
