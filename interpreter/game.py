@@ -701,6 +701,7 @@ class Game:
         else:
             ctx.bindings = state.locals.copy()
             ctx.cost = ctx.trigger_depth = ctx.event_depth = ctx.call_depth = 0
+        passed = None  # the last decision nobody could act at: what a stalled flow goes round
         for _ in range(STEP_LIMIT):
             if state.over or (within is not None and state.pc not in within):
                 return
@@ -709,6 +710,7 @@ class Game:
             if code == DECIDE:
                 if self._stop_at(state, point, ctx):
                     return
+                passed = point
                 continue
             try:
                 if code >= LOOP_TEST:
@@ -794,6 +796,11 @@ class Game:
                     return
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        if passed is not None:
+            raise RuleError("R709", f"nobody could move: the flow ran {STEP_LIMIT} automatic steps, passing "
+                            f"over this decision ({passed.kind}: {', '.join(passed.actions) or 'pass'}) "
+                            "because no player had a legal move there; end the game, or let a player "
+                            "pass, when nobody can move", passed.span, passed.rule)
         raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
                         _span_near(points, state.pc))
 
