@@ -123,7 +123,8 @@ def print_sample(r: dict) -> None:
     L = r["length"]
     console.print(f"[bold]{escape(r['ruleset'])}[/]: {r['playouts']} random playouts, {r['players']} players")
     console.print(f"game length: min {L['min']}, median {L['median']}, mean {L['mean']}, max {L['max']}; "
-                  f"unfinished (hit {r['max_moves']} moves): {r['unfinished']}")
+                  f"unfinished (hit {r['max_moves']} moves): {r['unfinished']}; stalled (nobody could move): "
+                  f"{r['stalled']}")
     t = Table("phase", "mean branching", "min", "max")
     for phase, d in r["branching_per_phase"].items():
         t.add_row(escape(phase), str(d["mean"]), str(d["min"]), str(d["max"]))

@@ -18,6 +18,15 @@ class RuleError(Exception):
         super().__init__(f"{where}error[{code}]: {message}{cite}")
 
 
+class Stalled(RuleError):
+    """R709 at a decision nobody could act at, the flow going round it for ever: the game
+    is stuck there, which a batch of random games counts (simulate) rather than fails on."""
+
+    def __init__(self, message: str, span: Span | None, rule: str | None, move_count: int):
+        super().__init__("R709", message, span, rule)
+        self.move_count = move_count  # the moves played before the stall
+
+
 class Ctx:
     __slots__ = ("game", "state", "bindings", "player_count", "options", "cost", "trigger_depth",
                  "event_depth", "call_depth")

@@ -19,7 +19,7 @@ from meeple.dsl.functions import want_list
 from meeple.dsl.values import Item
 
 from . import draw_points, rng
-from .context import Ctx, RuleError
+from .context import Ctx, RuleError, Stalled
 from .draws import may_draw, mixed
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
                         END, EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
@@ -797,10 +797,10 @@ class Game:
             except EvalError as exc:
                 raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
         if passed is not None:
-            raise RuleError("R709", f"nobody could move: the flow ran {STEP_LIMIT} automatic steps, passing "
-                            f"over this decision ({passed.kind}: {', '.join(passed.actions) or 'pass'}) "
-                            "because no player had a legal move there; end the game, or let a player "
-                            "pass, when nobody can move", passed.span, passed.rule)
+            raise Stalled(f"nobody could move: the flow ran {STEP_LIMIT} automatic steps, passing "
+                          f"over this decision ({passed.kind}: {', '.join(passed.actions) or 'pass'}) "
+                          "because no player had a legal move there; end the game, or let a player "
+                          "pass, when nobody can move", passed.span, passed.rule, state.move_count)
         raise RuleError("R709", f"the flow ran {STEP_LIMIT} automatic steps without a decision",
                         _span_near(points, state.pc))
 

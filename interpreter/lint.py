@@ -78,6 +78,10 @@ def sampled_diagnostics(game, playouts: int, seed: int = 0, max_moves: int = RAN
     for where, count in report["skipped_decisions"].items():
         out.append(Diagnostic("L302", f"{count} time(s) a player had no legal move and no pass ({where}); "
                               "the decision was skipped", game.rules.ruleset.game.span, severity="warning"))
+    if report["stalled"]:
+        out.append(Diagnostic("L304", f"{report['stalled']} of {playouts} random games stalled: the flow went "
+                              "round a decision nobody could act at (R709); end the game, or let a player "
+                              "pass, when nobody can move", game.rules.ruleset.game.span, severity="warning"))
     if report["unfinished"]:
         out.append(Diagnostic("L303", f"{report['unfinished']} of {playouts} random games reached "
                               f"{max_moves} moves without ending", game.rules.ruleset.game.span,

@@ -8,6 +8,7 @@ import random
 import statistics
 from collections import Counter, defaultdict
 
+from .context import Stalled
 from .game import Game
 
 # Where a random game is given up as unfinished: far above the longest shipped game
@@ -17,7 +18,7 @@ RANDOM_GAME_MOVES = 100_000
 
 def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAME_MOVES) -> dict:
     rnd = random.Random(seed)
-    lengths, unfinished = [], 0
+    lengths, unfinished, stalled = [], 0, 0
     branching = defaultdict(list)  # phase -> legal-move counts at decisions
     legal_decisions = Counter()  # action -> decisions where it was legal
     legal_games = Counter()  # action -> games where it was legal at least once
@@ -29,7 +30,7 @@ def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAM
         for i in range(playouts):
             state = game.new_state(seed + i)
             seen = set()
-            moves = 0
+            moves, stuck_here = 0, False
             while not game.is_terminal(state) and moves < max_moves:
                 legal = game.legal_moves(state)
                 decisions += 1
@@ -39,11 +40,16 @@ def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAM
                 seen |= names
                 move = legal[rnd.randrange(len(legal))]
                 taken[move.action] += 1
-                state = game.apply(state, move)
                 moves += 1
+                try:
+                    state = game.apply(state, move)
+                except Stalled:  # the flow goes round a decision nobody can act at: counted, not fatal
+                    stalled += 1
+                    stuck_here = True
+                    break
             legal_games.update(seen)
             lengths.append(moves)
-            if not game.is_terminal(state):
+            if not game.is_terminal(state) and not stuck_here:
                 unfinished += 1
     finally:
         game.on_skip = None
@@ -53,6 +59,7 @@ def sample(game: Game, playouts: int, seed: int = 0, max_moves: int = RANDOM_GAM
         "max_moves": max_moves,
         "length": _dist(lengths),
         "unfinished": unfinished,
+        "stalled": stalled,
         "decisions": decisions,
         "branching_per_phase": {p: _dist(v) for p, v in sorted(branching.items())},
         "actions": {a: {"legal_share": round(legal_decisions[a] / decisions, 4) if decisions else 0,

@@ -20,7 +20,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "bots": ("list<string>", "the bot spec of each seat"),
     "moves": ("int64", "moves played (chance draws are not moves)"),
     "finished": ("bool", "the game reached its end"),
-    "stuck": ("bool", "the game stopped at a decision with no legal move"),
+    "stuck": ("bool", "the game stopped at a decision with no legal move, or went round one nobody could act at"),
     "end_reason": ("string", "why the game ended (empty when it did not)"),
     "scores": ("list<double>", "each seat's final score (empty when it did not end, or has no score)"),
     "ranks": ("list<int64>", "each seat's rank, 1 = best; equal ranks are ties"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from meeple.bots import RandomBot, bot_move, make_bot
-from meeple.interpreter import load_game
+from meeple.interpreter import Stalled, load_game
 
 from .records import options_text
 
@@ -58,7 +58,8 @@ def play_task(task: Task) -> dict:
     Random seats draw their moves exactly as `Game.playout` does, so a game is the same
     game whether its actions are counted or not (counting leaves the playout kernel's fast
     path, about 3-8x slower); uncounted, `actions` is empty.  A state that is not over but
-    offers no move ends the game as `stuck`, never as a crash."""
+    offers no move, or whose flow goes round a decision nobody can act at (R709, `Stalled`),
+    ends the game as `stuck`, never as a crash."""
     game = task.spec.load()
     state = game.new_state(task.seed)
     n = game.player_count
@@ -74,10 +75,14 @@ def play_task(task: Task) -> dict:
                 seat = actions[move.player]
                 seat[move.action] = seat.get(move.action, 0) + 1
             return move
-        final = game.playout(state, policy=counted if task.count_actions else None,
-                             rng=random.Random(task.seed), max_moves=task.max_moves)
-        moves = final.move_count - state.move_count
-        state, stuck = final, not final.over and moves < task.max_moves
+        try:
+            final = game.playout(state, policy=counted if task.count_actions else None,
+                                 rng=random.Random(task.seed), max_moves=task.max_moves)
+        except Stalled as stall:  # the flow went round a decision nobody could act at
+            moves, stuck = stall.move_count - state.move_count, True
+        else:
+            moves = final.move_count - state.move_count
+            state, stuck = final, not final.over and moves < task.max_moves
     else:
         seats = [make_bot(b, f"{task.seed}:{p}") for p, b in enumerate(task.bots)] if searching \
             else [RandomBot(task.seed)] * n
@@ -88,7 +93,12 @@ def play_task(task: Task) -> dict:
                 stuck = True
                 break
             move = bot_move(seats[player], game, state, player)
-            state = game.apply(state, move)
+            try:
+                state = game.apply(state, move)
+            except Stalled:  # after this move the flow goes round a decision nobody can act at
+                stuck = True
+                moves += 1
+                break
             moves += 1
             if task.count_actions:
                 action = getattr(move, "action", None) or str(move).split("(", 1)[0]
