@@ -100,8 +100,12 @@ PLAYERS = {"pettingzoo": play_pettingzoo, "openspiel": play_openspiel}
 
 
 def where(ruleset: str) -> str:
-    """A shipped name as it is, the example beside the package from any folder."""
-    return str(ROOT / ruleset) if ruleset.startswith("examples/") else ruleset
+    """A shipped name as it is; the example beside the package (a checkout or an editable
+    install), else in the current folder (the examples are not installed)."""
+    if not ruleset.startswith("examples/"):
+        return ruleset
+    beside = ROOT / ruleset
+    return str(beside if beside.exists() else Path.cwd() / ruleset)
 
 
 def player_counts(ruleset: str) -> range:

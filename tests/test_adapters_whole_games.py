@@ -3,6 +3,7 @@ shipped ruleset: a move the rules allow always has an id (adapters/action_table.
 The long run, 200 games per count and adapter, is `python -m meeple.benchmarks.adapter_games`
 (figures in benchmarks/README.md); here a few games per count keep CI at about a minute."""
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,15 @@ from meeple.interpreter.loading import load_game
 
 # Games per player count and adapter: the rulebook games run to thousands of moves.
 GAMES = {"valdora": 1, "freyas-folly": 1, "zavandor": 2, "treasure-hunter": 2}
-CASES = [(name, players, seed) for name in RULESETS for players in player_counts(name)
+HERE = Path(__file__).resolve().parent.parent
+
+
+def _here(name: str) -> str:
+    """The examples are not installed: this checkout's copy (the suite may run on an installed meeple)."""
+    return str(HERE / name) if name.startswith("examples/") else name
+
+
+CASES = [(_here(name), players, seed) for name in RULESETS for players in player_counts(_here(name))
          for seed in range(GAMES.get(name, 4))]
 
 
