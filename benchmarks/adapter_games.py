@@ -3,6 +3,7 @@ adapters (needs meeple[openspiel,pettingzoo]):
 
     python -m meeple.benchmarks.adapter_games                  # 200 games per count and adapter
     python -m meeple.benchmarks.adapter_games --games 20 --jobs 2 --rulesets zavandor valdora
+    python -m meeple.benchmarks.adapter_games --rulesets valdora --players 5 --adapters openspiel
 
 Each game is played to its end by uniform random players: through PettingZoo's AEC
 environment (`agent_iter`, `last`, an action drawn from the mask) and through the
@@ -161,10 +162,12 @@ def main() -> None:
     parser.add_argument("--adapters", nargs="*", default=list(ADAPTERS), choices=ADAPTERS)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--batch", type=int, default=10, help="games per task")
+    parser.add_argument("--players", nargs="*", type=int, default=None,
+                        help="only these player counts (of those each ruleset allows)")
     args = parser.parse_args()
     tasks = [(r, n, a, range(start, min(start + args.batch, args.games)))
-             for r in args.rulesets for n in player_counts(r) for a in args.adapters
-             for start in range(0, args.games, args.batch)]
+             for r in args.rulesets for n in player_counts(r) if args.players is None or n in args.players
+             for a in args.adapters for start in range(0, args.games, args.batch)]
     start = time.perf_counter()
     done = []
     with ProcessPoolExecutor(args.jobs) as pool:
