@@ -247,6 +247,9 @@ class Function:
     lambdas: tuple[int, ...] = ()  # positions that take `x => ...`
     lambda_result: Type | None = None
     lazy: bool = False  # a generator argument is passed unevaluated (any/all stop early)
+    # True for the few functions that read the game's state beyond their arguments
+    # (has_move): the caches that keep a library call's value per argument must not keep it.
+    reads_state: bool = False
 
 
 FUNCTIONS: dict[str, Function] = {}
@@ -255,15 +258,21 @@ SEQ = (LIST, MAP, STR, SET)
 NO_CONST = object()
 
 
-def _fn(name, lo, hi, returns, params=(), lambdas=(), lambda_result=None, lazy=False):
+def _fn(name, lo, hi, returns, params=(), lambdas=(), lambda_result=None, lazy=False, reads_state=False):
     if isinstance(returns, Type):
         fixed = returns
         returns = lambda ts, cs: fixed  # noqa: E731
     def register(impl):
         FUNCTIONS[name] = Function(name, lo, hi, returns, impl, tuple(params), tuple(lambdas),
-                                   lambda_result, lazy)
+                                   lambda_result, lazy, reads_state)
         return impl
     return register
+
+
+def is_pure_library(name: str) -> bool:
+    """A library function whose value depends on its arguments and the game alone."""
+    fn = FUNCTIONS.get(name)
+    return fn is not None and not fn.reads_state
 
 
 def _elem0(ts, cs):
@@ -710,6 +719,20 @@ def _around(step):
 
 _fn("clockwise", 1, 1, list_of(INT), [INT])(_around(1))
 _fn("counterclockwise", 1, 1, list_of(INT), [INT])(_around(-1))
+
+
+@_fn("has_move", 2, 2, BOOL, [INT, LIST], reads_state=True)
+def _has_move(ctx, p, actions):
+    """Could player p make a move of one of these actions now?  The actions' own
+    parameters, requirements and costs decide (Game.has_move), so a rule such as "a
+    player who cannot move loses" needs no second copy of the move rules."""
+    p = want_int(p, "the player")
+    if not 0 <= p < ctx.player_count:
+        fail(f"has_move: there is no player {p}")
+    names = want_list(actions, "the actions")
+    if any(not isinstance(n, str) for n in names):
+        fail("has_move takes a list of action names")
+    return ctx.game.has_move(ctx, p, names)
 
 
 # -- boards --------------------------------------------------------------------------

@@ -55,6 +55,8 @@ class Scope:
         self.parent = parent
         # The board names the ruleset declares; None where they are not known (tests).
         self.boards = boards if boards is not None else (parent.boards if parent else None)
+        # Likewise the action names, for `has_move(p, ['slide'])` (N312).
+        self.actions = parent.actions if parent else None
         self.item_kinds = item_kinds if item_kinds is not None else (parent.item_kinds if parent else {})
         self.item_props = item_props if item_props is not None else (parent.item_props if parent else {})
 

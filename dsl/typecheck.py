@@ -355,6 +355,8 @@ class _Checker:
             close = _close(consts[0], scope.boards)
             self.error("N307", f"there is no board '{consts[0]}'{_hint(close)}", node.args[0].span,
                        [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"], close)
+        if fn.name == "has_move" and len(node.args) == 2 and scope.actions is not None:
+            self._action_names(node.args[1], scope.actions)
         if fn.name == "items" and isinstance(consts[:1] and consts[0], str) and scope.item_kinds:
             if consts[0] not in scope.item_kinds:
                 close = _close(consts[0], scope.item_kinds)
@@ -366,6 +368,15 @@ class _Checker:
             return fn.returns(types, consts)
         except (IndexError, AttributeError):
             return ANY
+
+    def _action_names(self, arg, actions):
+        """`has_move(p, ['slide', 'jump'])`: each name written out must be an action."""
+        names = arg.items if isinstance(arg, A.ListLit) else ()
+        for item in names:
+            if isinstance(item, A.Const) and isinstance(item.value, str) and item.value not in actions:
+                close = _close(item.value, actions)
+                self.error("N312", f"there is no action '{item.value}'{_hint(close)}", item.span,
+                           [f"actions: {', '.join(sorted(actions)) or '(none)'}"], close)
 
     def _flat_elements(self, name, args, types):
         """A list made into a set must hold ints or texts (a bool, an item, a list cannot be

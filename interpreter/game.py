@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from meeple.dsl.compare import map_key, strict_key
-from meeple.dsl.eval_errors import EvalError
-from meeple.dsl.functions import want_list
+from meeple.dsl.eval_errors import EvalError, EvalLimitError
+from meeple.dsl.functions import fail, want_list
 from meeple.dsl.values import Item
 
 from . import draw_points, rng
@@ -32,6 +32,7 @@ from .store import pay_costs
 
 STEP_LIMIT = 100_000
 MAX_KEYS = 10_000  # keys of one keyed variable or zone: every state copy carries them all
+MAX_ASKING = 4  # has_move inside the rules of an action has_move asks about, nested
 
 
 class Game:
@@ -41,6 +42,7 @@ class Game:
             raise ValueError(f"{info.name} is for {info.min_players}-{info.max_players} players, not {players}")
         self.rules = rules
         self.backend = rules.backend
+        self._asking = 0  # has_move calls under way (has_move)
         self.name = info.name
         self.player_count = players
         self.options = {k: o.default for k, o in info.options.items()}
@@ -390,6 +392,35 @@ class Game:
             if charge_to is not None:
                 charge_to.charge(ctx.cost)
         return tuple(out)
+
+    def has_move(self, asking: Ctx, player: int, names) -> bool:
+        """`has_move(p, [actions])`: would one of these actions give `player` a legal move
+        in the state `asking` evaluates, by its parameters, requirements and costs?  Asked
+        of the move rules themselves, so an end or pass rule about a stuck player needs no
+        second copy of them.  (`then_required` is not tried: it belongs to a decision.)"""
+        actions = self.rules.actions
+        if self._asking >= MAX_ASKING:
+            # A requirement asking about its own action would recurse until the call limit,
+            # and each level a generated listing hands to the reference doubles the work.
+            raise EvalLimitError("R702", f"has_move asks about actions whose rules ask has_move in turn, "
+                                 f"more than {MAX_ASKING} deep")
+        self._asking += 1
+        try:
+            for name in names:
+                action = actions.get(name)
+                if action is None:
+                    fail(f"has_move: there is no action '{name}'")
+                ctx = Ctx(self, asking.state)
+                found: list = []
+                try:
+                    action.enumerate(ctx, player, found)
+                finally:
+                    asking.charge(ctx.cost)
+                if found:
+                    return True
+            return False
+        finally:
+            self._asking -= 1
 
     def _named_by_movers(self, state, moves) -> tuple:
         """Give each move whose items its mover cannot all see whole its canonical

@@ -8,6 +8,7 @@ themselves, never their ids, so a reused address cannot fool it."""
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
+from meeple.dsl.functions import FUNCTIONS
 
 
 def state_reads(expr, rs, others: set | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
@@ -26,6 +27,10 @@ def state_reads(expr, rs, others: set | None = None) -> tuple[tuple[str, ...], t
                 props = True  # `x.f` may read an item's mutable property
             elif isinstance(n, A.Call):
                 called.add(n.func)  # a definition with parameters is called, not named
+        if any(name in FUNCTIONS and FUNCTIONS[name].reads_state for name in called):
+            # has_move: the actions' rules may read any variable, zone or property (never
+            # a flow local: an action's expressions see only its player and parameters)
+            return tuple(sorted(rs.variables)), tuple(sorted(rs.zones)), True
         for name in A.names_read(node) | called:
             if name in rs.variables:
                 variables.add(name)

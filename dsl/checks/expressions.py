@@ -25,6 +25,7 @@ def _root(expr):
 def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
     scope = global_scope(rs)
     scope.boards = frozenset(rs.boards)  # so `nodes('gird')` is caught here (N307)
+    scope.actions = frozenset(rs.actions)  # and `has_move(p, ['slid'])` (N312)
     counts = count_expressions(rs)
     for site in all_sites(rs, scope):
         if site.role == "cond":

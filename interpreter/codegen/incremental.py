@@ -19,7 +19,7 @@ state) makes the quantifier an ordinary one.
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
-from meeple.dsl.functions import FUNCTIONS
+from meeple.dsl.functions import is_pure_library
 
 from ..store import note_write
 from .emit_expr import _VAR_KINDS, BOOL, Code, ExprEmitter, Unit
@@ -88,7 +88,7 @@ def _state_variables(module, part, x: str, outer: set, scope) -> set | None:
     for n in A.walk(part):
         if isinstance(n, A.Member) and not module.is_field_only(n.name) and n.name not in ("id", "kind"):
             return None
-        if isinstance(n, A.Call) and n.func not in FUNCTIONS:
+        if isinstance(n, A.Call) and not is_pure_library(n.func):
             sym = scope.lookup(n.func)
             if sym is None or sym.kind != "function" or not module.is_pure_define(n.func):
                 return None

@@ -29,7 +29,7 @@ import linecache
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
-from meeple.dsl.functions import FUNCTIONS, MAX_CALL_DEPTH
+from meeple.dsl.functions import FUNCTIONS, MAX_CALL_DEPTH, is_pure_library
 
 from ..context import COST_LIMIT
 from . import runtime
@@ -332,7 +332,7 @@ class GeneratedModule:
                         guarded.add(n.obj.name)
                         continue
                     return None
-                if isinstance(n, A.Call) and n.func not in FUNCTIONS:
+                if isinstance(n, A.Call) and not is_pure_library(n.func):
                     callee = self.rs.defines.get(n.func)
                     if callee is None:
                         return None
@@ -418,7 +418,7 @@ class GeneratedModule:
         for n in A.walk(node):
             if isinstance(n, A.Member) and n.name not in self._fields_only and n.name not in ("id", "kind"):
                 return False
-            if isinstance(n, A.Call) and n.func not in FUNCTIONS:
+            if isinstance(n, A.Call) and not is_pure_library(n.func):
                 sym = scope.lookup(n.func)
                 if sym is None or sym.kind != "function" or not self.is_pure_define(n.func):
                     return False
