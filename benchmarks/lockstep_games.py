@@ -51,8 +51,53 @@ def _win_loss(outcome) -> tuple:
     return (a - b, b - a)
 
 
+# -- blackjack -----------------------------------------------------------------------------------
+
+_BLACKJACK_OPENING = ("first", "second", "hole", "upcard")  # the ruleset's chance steps of the deal
+_HIT, _STAND = 0, 1
+
+
+def _blackjack_move(state, player, action) -> str:
+    """A card is written the same on both sides (`CA`, `DT`): OpenSpiel's card text is the
+    ruleset's item id.  Which chance step deals it is read from the history: the four
+    cards of the deal, then the player's hits until a stand, then the dealer's draws."""
+    if player >= 0:
+        return "hit" if action == _HIT else "stand"
+    card = state.action_to_string(player, action)
+    history = state.full_history()
+    if len(history) < len(_BLACKJACK_OPENING):
+        return f"chance({_BLACKJACK_OPENING[len(history)]}={card})"
+    stood = any(h.player == 0 and h.action == _STAND for h in history)
+    return f"chance({'drawn' if stood else 'card'}={card})"
+
+
+# -- 2048 ----------------------------------------------------------------------------------------
+
+_DIRECTIONS = ("up", "right", "down", "left")  # OpenSpiel's actions 0..3
+
+
+def _2048_move(state, player, action) -> str:
+    """A chance action is (row, column, is a 4) in mixed base 4, 4, 2, OpenSpiel's row 0
+    on top; the ruleset's grid has its row 4 on top, so OpenSpiel's row r is meeple's
+    row 4 - r."""
+    if player >= 0:
+        return f"slide(direction={_DIRECTIONS[action]})"
+    row, rest = divmod(action, 8)
+    col, four = divmod(rest, 2)
+    return f"chance(spawn='{4 if four else 2} on {'abcd'[col]}{4 - row}')"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
+    "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
+    "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
+    # Two goal tiles for the ends the default game's random play never meets: random games
+    # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
+    # 4 x 48 actions, which a random game often reaches.
+    "2048-max-tile-32": Lockstep("2048", "2048", 1, _2048_move, _scores,
+                                 params={"max_tile": 32}, options={"max_tile": 32}),
+    "2048-max-tile-48": Lockstep("2048", "2048", 1, _2048_move, _scores,
+                                 params={"max_tile": 48}, options={"max_tile": 48}),
 }
 
 

@@ -64,6 +64,14 @@ class LockstepMismatch:
 
 
 @dataclass
+class LockstepGame:
+    """One game played on both sides."""
+    steps: int  # steps compared
+    mismatch: LockstepMismatch | None
+    end_reason: str | None  # meeple's, when the game reached its end
+
+
+@dataclass
 class LockstepReport:
     game: str
     backend: str
@@ -72,6 +80,7 @@ class LockstepReport:
     mismatches: int = 0  # games with a difference
     first: LockstepMismatch | None = None
     seconds: float = 0.0
+    ends: dict = field(default_factory=dict)  # meeple's end reason -> games that ended so
 
     @property
     def ok(self) -> bool:
@@ -80,7 +89,8 @@ class LockstepReport:
     def __str__(self) -> str:
         text = (f"{self.game} ({self.backend}): {self.games} games, {self.steps} steps compared, "
                 f"{self.mismatches} mismatches ({self.seconds:.1f} s)")
-        return text + (f"\nfirst mismatch: {self.first}" if self.first else "")
+        ends = ", ".join(f"{reason}: {n}" for reason, n in sorted(self.ends.items(), key=lambda kv: -kv[1]))
+        return text + (f"\n  ends: {ends}" if ends else "") + (f"\nfirst mismatch: {self.first}" if self.first else "")
 
 
 class _Differs(Exception):
@@ -104,26 +114,28 @@ def run_lockstep(spec: Lockstep, games: int, seed: int = 0, backend: str | None 
     report = LockstepReport(name or spec.ruleset, backend or "reference")
     started = time.perf_counter()
     for i in range(games):
-        steps, mismatch = play_lockstep(spec, game, os_game, seed + i, report.game)
+        played = play_lockstep(spec, game, os_game, seed + i, report.game)
         report.games += 1
-        report.steps += steps
-        if mismatch is not None:
+        report.steps += played.steps
+        if played.mismatch is not None:
             report.mismatches += 1
-            report.first = report.first or mismatch
+            report.first = report.first or played.mismatch
+        elif played.end_reason is not None:
+            report.ends[played.end_reason] = report.ends.get(played.end_reason, 0) + 1
     report.seconds = time.perf_counter() - started
     return report
 
 
-def play_lockstep(spec: Lockstep, game, os_game, seed: int, name: str = ""):
-    """One random game on both sides: (steps compared, the first LockstepMismatch or None)."""
+def play_lockstep(spec: Lockstep, game, os_game, seed: int, name: str = "") -> LockstepGame:
+    """One random game on both sides, up to its end or the first difference."""
     side = _Sides(spec, game, os_game, seed)
     try:
         while side.step_compared():
             pass
-        return side.steps, None
+        return LockstepGame(side.steps, None, side.m.end_reason)
     except _Differs as d:
-        return side.steps, LockstepMismatch(name or spec.ruleset, seed, side.played, d.what, d.openspiel,
-                                            d.meeple, side.history)
+        return LockstepGame(side.steps, LockstepMismatch(name or spec.ruleset, seed, side.played, d.what,
+                                                         d.openspiel, d.meeple, side.history), None)
 
 
 class _Sides:
@@ -326,7 +338,7 @@ def main(argv=None) -> int:
         rates = playouts_per_second(spec, args.seconds, args.backend) if args.seconds > 0 else {}
         lines, code = yaml_lines(spec.ruleset)
         if args.json:
-            row = {k: v for k, v in asdict(report).items() if k != "first"}
+            row = {k: v for k, v in asdict(report).items() if k != "first"}  # ends included
             row.update(first=str(report.first) if report.first else None, yaml_lines=lines, yaml_code_lines=code,
                        playouts_per_second=rates, openspiel=spec.openspiel, params=spec.params)
             print(json.dumps(row))

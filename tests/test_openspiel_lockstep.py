@@ -1,7 +1,7 @@
 """The OpenSpiel lockstep harness (benchmarks/openspiel_lockstep.py): the shipped
 tic-tac-toe agrees with OpenSpiel's tic_tac_toe at every step, and the harness finds a
 real difference: a rule changed in a copy of a ruleset, a translation that reads two
-actions as one, returns read wrongly, and the
+actions as one, returns read wrongly, chance outcomes with other probabilities, and the
 one real difference between the shipped goofspiel and OpenSpiel's (after twelve rounds of
 chance and simultaneous bids that agree)."""
 from __future__ import annotations
@@ -67,6 +67,16 @@ def test_returns_read_the_wrong_way_round_differ_at_the_end():
     decided = report.mismatches  # a drawn game reads 0, 0 either way
     assert decided > 0 and report.first.what == "returns"
     assert report.first.step == len(report.first.history)
+
+
+def test_chance_outcomes_with_other_probabilities_differ(tmp_path):
+    text = (ROOT / "rulesets" / "2048" / "game.yaml").read_text(encoding="utf-8")
+    nine_to_one = "['2 on ', '2 on ', '2 on ', '2 on ', '2 on ', '2 on ', '2 on ', '2 on ', '2 on ', '4 on ']"
+    path = _altered(tmp_path, text, nine_to_one, "['2 on ', '4 on ']")  # a 4 as likely as a 2
+    report = run_lockstep(dataclasses.replace(GAMES["2048"], ruleset=path), games=2)
+    first = report.first
+    assert report.mismatches == 2 and first.step == 0 and first.what.startswith("probabilities of chance(spawn='")
+    assert abs(float(first.openspiel) - 0.9 / 16) < 1e-12 and abs(float(first.meeple) - 0.5 / 16) < 1e-12
 
 
 def test_simultaneous_bids_agree_until_openspiel_plays_the_last_goofspiel_round_by_itself():
