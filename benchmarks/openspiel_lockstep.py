@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from meeple.interpreter import load_game
+from meeple.interpreter.context import RuleError
 from meeple.interpreter.game import CHANCE
 from meeple.interpreter.loading import find_ruleset
 
@@ -130,12 +131,16 @@ def play_lockstep(spec: Lockstep, game, os_game, seed: int, name: str = "") -> L
     """One random game on both sides, up to its end or the first difference."""
     side = _Sides(spec, game, os_game, seed)
     try:
+        side.m = game.new_state(seed)  # in here: a ruleset may fail on its way to the first decision
         while side.step_compared():
             pass
         return LockstepGame(side.steps, None, side.m.end_reason)
     except _Differs as d:
-        return LockstepGame(side.steps, LockstepMismatch(name or spec.ruleset, seed, side.played, d.what,
-                                                         d.openspiel, d.meeple, side.history), None)
+        what, theirs, ours = d.what, d.openspiel, d.meeple
+    except RuleError as exc:  # the ruleset failed where OpenSpiel went on: a difference too
+        what, theirs, ours = "rule errors", "none", f"{exc.code}: {exc.message}"
+    return LockstepGame(side.steps, LockstepMismatch(name or spec.ruleset, seed, side.played, what, theirs, ours,
+                                                     side.history), None)
 
 
 class _Sides:
@@ -145,7 +150,7 @@ class _Sides:
         self.spec, self.game = spec, game
         self.rnd = random.Random(seed)
         self.os = os_game.new_initial_state()
-        self.m = game.new_state(seed)
+        self.m = None  # meeple's state, once started
         self.history: list = []
         self.played = 0
         self.steps = 0

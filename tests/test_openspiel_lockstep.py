@@ -79,6 +79,15 @@ def test_chance_outcomes_with_other_probabilities_differ(tmp_path):
     assert abs(float(first.openspiel) - 0.9 / 16) < 1e-12 and abs(float(first.meeple) - 0.5 / 16) < 1e-12
 
 
+def test_a_rule_that_fails_is_reported_as_a_difference_at_its_step(tmp_path):
+    text = (ROOT / "rulesets" / "blackjack" / "game.yaml").read_text(encoding="utf-8")
+    path = _altered(tmp_path, text, "for c in cards) in", "for c in cards) // 0 in")  # R701 in the first total
+    report = run_lockstep(dataclasses.replace(GAMES["blackjack"], ruleset=path), games=2)
+    first = report.first
+    assert report.mismatches == 2 and first.what == "rule errors" and first.meeple.startswith("R701:")
+    assert first.step == len(first.history)
+
+
 def test_simultaneous_bids_agree_until_openspiel_plays_the_last_goofspiel_round_by_itself():
     report = run_lockstep(DIFFERING["goofspiel"], games=5)
     assert report.mismatches == 5
