@@ -14,7 +14,7 @@ from meeple.benchmarks.lockstep_games import GAMES  # noqa: E402
 from meeple.benchmarks.openspiel_lockstep import run_lockstep  # noqa: E402
 from meeple.interpreter.differential import compare_backends  # noqa: E402
 
-GAMES_PER_BACKEND = {"reference": 5, "compiled": 15}  # a default game is about 280 steps
+GAMES_PER_BACKEND = {"reference": 5, "compiled": 10}  # a default game is about 240 steps
 
 
 @pytest.mark.parametrize("backend", ["reference", "compiled"])
@@ -28,11 +28,12 @@ def test_2048_agrees_with_openspiel_at_every_step(backend):
 def test_the_goal_tile_and_the_move_limit_agree_with_openspiel(backend):
     # The ends the default game's random play never meets: a goal of 32, which random play
     # reaches, and one of 48, which no tile can be, so that the move limit (192 actions) comes.
-    goal = run_lockstep(GAMES["2048-max-tile-32"], games=10, seed=300, backend=backend)
-    limit = run_lockstep(GAMES["2048-max-tile-48"], games=10, seed=400, backend=backend)
+    games = GAMES_PER_BACKEND[backend]
+    goal = run_lockstep(GAMES["2048-max-tile-32"], games=games, seed=300, backend=backend)
+    limit = run_lockstep(GAMES["2048-max-tile-48"], games=games, seed=400, backend=backend)
     assert goal.ok and limit.ok, f"{goal}\n{limit}"
-    assert goal.ends == {"the goal tile is on the board": 10}
-    assert limit.ends["the move limit is reached"] >= 3 and set(limit.ends) <= {
+    assert goal.ends == {"the goal tile is on the board": games}
+    assert limit.ends["the move limit is reached"] >= 2 and set(limit.ends) <= {
         "the move limit is reached", "the board is full and no two neighbours are equal"}
 
 
