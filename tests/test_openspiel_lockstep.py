@@ -46,7 +46,8 @@ def test_a_cell_the_copy_forbids_is_a_difference_in_the_legal_moves_at_once(tmp_
 
 def test_a_copy_without_diagonal_wins_differs_on_the_end_and_says_where(tmp_path):
     # Only rows and columns win in the copy: a diagonal line ends OpenSpiel's game alone.
-    path = _altered(tmp_path, TIC_TAC_TOE, 'any_line: "any(', 'any_line: "any((line[0][0] == line[-1][0] or line[0][1:] == line[-1][1:]) and ')
+    rows_and_columns = 'any_line: "any((line[0][0] == line[-1][0] or line[0][1:] == line[-1][1:]) and '
+    path = _altered(tmp_path, TIC_TAC_TOE, 'any_line: "any(', rows_and_columns)
     report = run_lockstep(dataclasses.replace(GAMES["tic-tac-toe"], ruleset=path), games=60)
     assert 0 < report.mismatches < 60
     first = report.first
@@ -62,7 +63,8 @@ def test_two_actions_read_as_one_move_are_a_translation_error():
 
 
 def test_returns_read_the_wrong_way_round_differ_at_the_end():
-    spec = dataclasses.replace(GAMES["tic-tac-toe"], returns=lambda outcome: tuple(-x for x in GAMES["tic-tac-toe"].returns(outcome)))
+    right = GAMES["tic-tac-toe"].returns
+    spec = dataclasses.replace(GAMES["tic-tac-toe"], returns=lambda outcome: tuple(-x for x in right(outcome)))
     report = run_lockstep(spec, games=10)
     decided = report.mismatches  # a drawn game reads 0, 0 either way
     assert decided > 0 and report.first.what == "returns"
