@@ -1,0 +1,125 @@
+"""How each library game reads in OpenSpiel's terms, for the lockstep harness
+(openspiel_lockstep.py).
+
+A ruleset holds no Python and the interpreter names no game, so what ties a meeple
+ruleset to OpenSpiel's game of the same name lives here, one small entry per game:
+
+- `move_text(state, player, action)`: how OpenSpiel's `action` for `player` (-1 for
+  chance) in its `state` is written as a meeple move text.  Only the OpenSpiel side is
+  read, so a ruleset that offers a different move shows up as a difference in the sets
+  of legal moves rather than being translated into agreement;
+- `returns(outcome)`: the meeple outcome as OpenSpiel's returns, one per player.
+
+Each entry also names the OpenSpiel game and its parameters, and the ruleset with the
+player count and options that correspond to them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Lockstep:
+    """One meeple ruleset played beside one OpenSpiel game."""
+    ruleset: str  # a shipped ruleset's name, or a path
+    openspiel: str  # pyspiel.load_game's name
+    players: int
+    move_text: Callable  # (pyspiel state, player, action) -> meeple move text
+    returns: Callable  # meeple Outcome -> OpenSpiel's returns, a tuple of numbers
+    params: dict = field(default_factory=dict)  # OpenSpiel's parameters
+    options: dict = field(default_factory=dict)  # the meeple options that match them
+
+
+def _scores(outcome) -> tuple:
+    return tuple(outcome.scores)
+
+
+# -- tic-tac-toe ---------------------------------------------------------------------------------
+
+def _tic_tac_toe_move(state, player, action) -> str:
+    """OpenSpiel numbers the cells row by row from 0; meeple's grid names a cell by its
+    column letter and row number, `a1` being column 0, row 0."""
+    row, col = divmod(action, 3)
+    return f"place(at={'abc'[col]}{row + 1})"
+
+
+def _win_loss(outcome) -> tuple:
+    """meeple scores 1 for three in a row and 0 otherwise; OpenSpiel +1, -1, or 0 each
+    for a draw."""
+    a, b = outcome.scores
+    return (a - b, b - a)
+
+
+# -- blackjack -----------------------------------------------------------------------------------
+
+_BLACKJACK_OPENING = ("first", "second", "hole", "upcard")  # the ruleset's chance steps of the deal
+_HIT, _STAND = 0, 1
+
+
+def _blackjack_move(state, player, action) -> str:
+    """A card is written the same on both sides (`CA`, `DT`): OpenSpiel's card text is the
+    ruleset's item id.  Which chance step deals it is read from the history: the four
+    cards of the deal, then the player's hits until a stand, then the dealer's draws."""
+    if player >= 0:
+        return "hit" if action == _HIT else "stand"
+    card = state.action_to_string(player, action)
+    history = state.full_history()
+    if len(history) < len(_BLACKJACK_OPENING):
+        return f"chance({_BLACKJACK_OPENING[len(history)]}={card})"
+    stood = any(h.player == 0 and h.action == _STAND for h in history)
+    return f"chance({'drawn' if stood else 'card'}={card})"
+
+
+# -- 2048 ----------------------------------------------------------------------------------------
+
+_DIRECTIONS = ("up", "right", "down", "left")  # OpenSpiel's actions 0..3
+
+
+def _2048_move(state, player, action) -> str:
+    """A chance action is (row, column, is a 4) in mixed base 4, 4, 2, OpenSpiel's row 0
+    on top; the ruleset's grid has its row 4 on top, so OpenSpiel's row r is meeple's
+    row 4 - r."""
+    if player >= 0:
+        return f"slide(direction={_DIRECTIONS[action]})"
+    row, rest = divmod(action, 8)
+    col, four = divmod(rest, 2)
+    return f"chance(spawn='{4 if four else 2} on {'abcd'[col]}{4 - row}')"
+
+
+GAMES = {
+    "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
+    "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
+    "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
+    # Two goal tiles for the ends the default game's random play never meets: random games
+    # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
+    # 4 x 48 actions, which a random game often reaches.
+    "2048-max-tile-32": Lockstep("2048", "2048", 1, _2048_move, _scores,
+                                 params={"max_tile": 32}, options={"max_tile": 32}),
+    "2048-max-tile-48": Lockstep("2048", "2048", 1, _2048_move, _scores,
+                                 params={"max_tile": 48}, options={"max_tile": 48}),
+}
+
+
+# -- goofspiel: simultaneous nodes, and a known difference ----------------------------------------
+
+def _goofspiel_move(state, player, action) -> str:
+    """OpenSpiel's action a deals the prize worth a + 1, or bids the card worth a + 1;
+    the ruleset names them by item id: prize P5, player 1's bid card S1-5."""
+    if player < 0:
+        return f"chance(drawn=P{action + 1})"
+    return f"bid(card=S{player}-{action + 1})"
+
+
+def _win_loss_by_points(outcome) -> tuple:
+    """OpenSpiel's default returns_type win_loss: +1 for more points, -1 for fewer."""
+    a, b = outcome.scores
+    sign = (a > b) - (a < b)
+    return (sign, -sign)
+
+
+# Not one of GAMES: the shipped example plays all 13 rounds as decisions, while OpenSpiel
+# resolves the last one by itself (each player has one card left) and is over after 12.
+# The two agree through 12 rounds of chance and simultaneous bids, which is what the
+# harness's own test uses it for, and then differ on whether the game is over.
+DIFFERING = {"goofspiel": Lockstep("goofspiel", "goofspiel", 2, _goofspiel_move, _win_loss_by_points)}
