@@ -87,10 +87,25 @@ def _2048_move(state, player, action) -> str:
     return f"chance(spawn='{4 if four else 2} on {'abcd'[col]}{4 - row}')"
 
 
+# -- go ------------------------------------------------------------------------------------------
+
+def _go_move(state, player, action) -> str:
+    """OpenSpiel numbers the points row by row from a1 (row 0, column 0), the pass last; the
+    grid names a point by column letter and row number, with no letter skipped (OpenSpiel
+    writes `j1` for the ninth column, the ruleset `i1`)."""
+    points = 9 * 9
+    if action == points:
+        return "pass_turn"
+    row, col = divmod(action, 9)
+    return f"play(at={'abcdefghi'[col]}{row + 1})"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
     "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
+    "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
+                   options={"komi_halves": 15}),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.

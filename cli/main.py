@@ -478,22 +478,35 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
 
 @app.command("list")
 def list_cmd():
-    """List the shipped rulesets: name, title, player counts and source.  A ruleset whose
-    rulebook names an author transcribes that published rulebook; one without is an
-    example (a traditional game that shows features of the language)."""
-    rows = [("name", "title", "players", "source")]
+    """List the shipped rulesets in three groups: the rulebook transcriptions (a rulebook
+    with an `author`), the library of classic games (`rulebook.openspiel`: the OpenSpiel
+    game each follows move for move), and the small examples; name, title, player counts
+    and source."""
+    groups: dict = {"rulebook": [], "library": [], "example": []}
     for name in list_rulesets():
         game = load_rules(name).ruleset.game
         players = str(game.min_players) if game.min_players == game.max_players \
             else f"{game.min_players}-{game.max_players}"
         book = game.rulebook
         rules = ", ".join(x for x in (book.title, book.edition) if x) + (f" [{book.language}]" if book.language else "")
-        source = f"rulebook: {rules}" if book.author else f"example: {rules}" if rules else "example"
-        rows.append((name, game.title or name, players, source))
+        group = "rulebook" if book.author else "library" if book.openspiel else "example"
+        source = f"library: OpenSpiel's {book.openspiel}; {rules}" if group == "library" else f"{group}: {rules}"
+        groups[group].append((name, game.title or name, players, source))
+    heads = {"rulebook": "Rulebook transcriptions", "library": "Classic games, checked against OpenSpiel",
+             "example": "Small examples"}
+    header = ("name", "title", "players", "source")
+    rows = [header] + [row for group in groups.values() for row in group]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    for row in rows:  # a line per game, never wrapped: a program may read it too
+
+    def line(row):  # a line per game, never wrapped: a program may read it too
         console.print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[3],
                       markup=False, highlight=False, soft_wrap=True)
+    line(header)
+    for group, found in groups.items():
+        if found:
+            console.print(f"\n{heads[group]}:", markup=False, highlight=False)
+            for row in found:
+                line(row)
 
 
 # These commands live in modules of their own; registered here, after the ones above, so that

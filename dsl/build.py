@@ -25,7 +25,8 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
     book = Rulebook()
     if "rulebook" in node and r.mapping(node["rulebook"], "the rulebook"):
         rb = node["rulebook"]
-        book = Rulebook(*(r.string(rb.get(k), k) or "" for k in ("title", "edition", "language", "author")))
+        book = Rulebook(*(r.string(rb.get(k), k) or "" for k in ("title", "edition", "language", "author",
+                                                                  "openspiel")))
         if "sections" in rb and r.mapping(rb["sections"], "the rulebook's sections"):
             book.sections = {str(k): str(v) for k, v in rb["sections"].items() if isinstance(v, (str, int))}
     options = {}

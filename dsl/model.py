@@ -20,6 +20,7 @@ class Rulebook:
     edition: str = ""
     language: str = ""
     author: str = ""
+    openspiel: str = ""  # the OpenSpiel game a library game follows and is checked against
     # The rulebook's pages or sections that state rules: citation -> short title.
     # The conformance report checks that each is cited by the spec and by a scenario.
     sections: dict = field(default_factory=dict)

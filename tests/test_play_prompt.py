@@ -69,16 +69,24 @@ def test_list_shows_each_shipped_game_with_its_title_players_and_rules():
     assert {"tic-tac-toe", "treasure-hunter", "zavandor", "freyas-folly"} <= set(rows)
 
 
-def test_list_tells_a_rulebook_transcription_from_an_example():
-    """A rulebook with an author is a published one the ruleset transcribes; the rest are
-    examples of the language (traditional games)."""
+def test_list_tells_a_rulebook_transcription_from_a_library_game_and_an_example():
+    """A rulebook with an author is a published one the ruleset transcribes; one that names
+    an OpenSpiel game is a library game checked against it; the rest are examples of the
+    language (traditional games).  Each group is listed apart, under its heading."""
     result = CliRunner().invoke(app, ["list"])
     sources = {line.split()[0]: line for line in result.output.splitlines()[1:] if line.strip()}
     assert result.output.splitlines()[0].split() == ["name", "title", "players", "source"]
     for name in ("valdora", "zavandor", "treasure-hunter", "freyas-folly"):
         assert "rulebook: " in sources[name], sources[name]
-    for name in ("tic-tac-toe", "connect-four", "nim", "goofspiel"):
+    for name in ("go", "tic-tac-toe", "blackjack", "2048"):
+        assert "library: OpenSpiel's " in sources[name], sources[name]
+    for name in ("connect-four", "nim", "goofspiel"):
         assert "example: " in sources[name], sources[name]
+    lines = result.output.splitlines()
+    heads = [lines.index(h) for h in ("Rulebook transcriptions:", "Classic games, checked against OpenSpiel:",
+                                      "Small examples:")]
+    assert heads == sorted(heads)
+    assert heads[1] < lines.index(sources["go"]) < heads[2] < lines.index(sources["nim"])
 
 
 def test_a_yes_or_no_choice_reads_yes_or_no_in_the_players_language(tmp_path):

@@ -48,6 +48,7 @@ RULEBOOK = Record("the rulebook", (
     Key("edition", Text(), doc="its edition"),
     Key("language", Text(), doc="its language"),
     Key("author", Text(), doc="its author"),
+    Key("openspiel", Text(), doc="for a library game: the OpenSpiel game it follows, move for move"),
     Key("sections", MapOf(Text(), label="a mapping of citations to titles"),
         doc="citation -> short title of each section that states rules"),
 ))

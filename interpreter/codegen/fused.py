@@ -41,7 +41,7 @@ from .kernel import KernelStop, _KernelWriter
 from .runtime import MEMO_TRIAL
 from .fused_decisions import Decisions, _replaced
 from .fused_ends import EndRules
-from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms, at
+from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms
 from .frame_room import padded
 from .safe_source import UnsafeSource, ident
 from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
@@ -205,7 +205,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
         if t is not None and t.name == "set":
-            raise Unsupported(f"variable '{decl.name}' of type {t}, at {at(decl.span)}: sets are not among the tier's types")
+            raise Unsupported(f"variable '{decl.name}' of type {t}, at {self.at(decl.span)}: sets are not among the tier's types")
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}")
@@ -977,7 +977,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         if op == "**":  # never inline: the library refuses a huge exponent first
             if lt == rt == "int":
                 return f"_fz_pow({l}, {r})", "int"
-            raise Unsupported(f"'**' on {lt} and {rt}, at {at(node.span)}")
+            raise Unsupported(f"'**' on {lt} and {rt}, at {self.at(node.span)}")
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
             if _within_limit(self.int_range(node, env)):
                 return f"({l} {op} {r})", "int"

@@ -9,7 +9,6 @@ the kernel, and the reason `meeple compile` prints names the place (file:line:co
 """
 from __future__ import annotations
 
-import os
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import power
@@ -20,16 +19,17 @@ from .safe_source import ident
 _SETS = frozenset({"set", "union", "intersection", "difference"})
 
 
-def at(span) -> str:
-    """`game.yaml:12:9`: where a construct the tier does not take is, on one printable line
-    (the file's name only, its unprintable characters escaped)."""
-    name = os.path.basename(str(span.file)).encode("unicode_escape").decode("ascii")
-    return f"{name}:{span.line}:{span.col}"
-
-
 class Idioms:
     """Mixed into the fused writer: needs `self.expr`, `self.walked`, `self.temps`,
-    `self.in_iterable` and `self.module`."""
+    `self.in_iterable`, `self.module` and `self.rs`."""
+
+    def at(self, span) -> str:
+        """`file 1, line 12, column 9`: where a construct the tier does not take is, for the
+        note `meeple compile` prints; the file by its number among the ruleset's files, never
+        its path or name, as nothing from outside goes into the module's text."""
+        files = tuple(self.rs.files)
+        number = files.index(span.file) + 1 if span.file in files else 0
+        return f"file {number}, line {int(span.line)}, column {int(span.col)}"
 
     def let(self, node, env, depth) -> tuple[str, str]:
         """`let d = v in body`: `v` bound once to a local of its own, read by the body.
@@ -48,7 +48,7 @@ class Idioms:
         raises, and the loop reports what the reference reports)."""
         obj, ot = self.expr(node.obj, env, depth + 1)
         if not (ot.startswith("list:") or ot == "str"):
-            raise Unsupported(f"a slice of a {ot}, at {at(node.span)}")
+            raise Unsupported(f"a slice of a {ot}, at {self.at(node.span)}")
         bounds = []
         for part in (node.start, node.stop, node.step):
             if part is None:
@@ -56,7 +56,7 @@ class Idioms:
                 continue
             text, t = self.expr(part, env, depth + 1)
             if t != "int":
-                raise Unsupported(f"a slice bound of type {t}, at {at(part.span)}")
+                raise Unsupported(f"a slice bound of type {t}, at {self.at(part.span)}")
             bounds.append(text)
         return f"{self.walked(obj)}[{bounds[0]}:{bounds[1]}:{bounds[2]}]", ot
 
@@ -65,7 +65,7 @@ class Idioms:
         function is Unsupported."""
         f, args = node.func, node.args
         if f in _SETS:
-            raise Unsupported(f"sets (the function '{f}'), at {at(node.span)}")
+            raise Unsupported(f"sets (the function '{f}'), at {self.at(node.span)}")
         if f == "range" and len(args) == 3:
             parts = [self.expr(a, env, depth + 1) for a in args]
             if all(t == "int" for _, t in parts):  # charged as the reference charges it
@@ -92,7 +92,7 @@ class Idioms:
             x = f"tuple({x})" if t.startswith("list:") else x  # a list here may be a range
             return f"{self.module.library_function('key_of')}(ctx, {x})", "str"
         if f in ("take_while", "drop_while", "join", "key_of") or (f == "range" and len(args) == 3):
-            raise Unsupported(f"the function '{f}' on these arguments, at {at(node.span)}")
+            raise Unsupported(f"the function '{f}' on these arguments, at {self.at(node.span)}")
         return None
 
 
