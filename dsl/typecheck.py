@@ -12,7 +12,7 @@ import difflib
 
 from . import expr_ast as A
 from .diagnostics import Diagnostic
-from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST
+from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST, WORD_ARGUMENTS
 from .scope import Scope
 from .types import ANY, BOOL, INT, NONE, STR, Type, element_type, item_of, list_of, map_of, set_of
 
@@ -355,6 +355,7 @@ class _Checker:
             close = _close(consts[0], scope.boards)
             self.error("N307", f"there is no board '{consts[0]}'{_hint(close)}", node.args[0].span,
                        [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"], close)
+        self._check_words(fn.name, node.args, consts)
         if fn.name == "items" and isinstance(consts[:1] and consts[0], str) and scope.item_kinds:
             if consts[0] not in scope.item_kinds:
                 close = _close(consts[0], scope.item_kinds)
@@ -366,6 +367,15 @@ class _Checker:
             return fn.returns(types, consts)
         except (IndexError, AttributeError):
             return ANY
+
+    def _check_words(self, name, args, consts):
+        """A literal text where a function takes one of a fixed set of words (a direction)."""
+        for i, value in enumerate(consts):
+            words = WORD_ARGUMENTS.get((name, i))
+            if words is not None and isinstance(value, str) and value not in words[0]:
+                close = _close(value, words[0])
+                self.error("N312", f"there is no {words[1]} '{value}'{_hint(close)}", args[i].span,
+                           [f"{words[1]}: {', '.join(sorted(words[0]))}"], close)
 
     def _flat_elements(self, name, args, types):
         """A list made into a set must hold ints or texts (a bool, an item, a list cannot be
