@@ -38,7 +38,7 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
             choices = tuple(plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
             options[str(name)] = OptionDecl(str(name), plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")
-    r.option_defaults = {name: o.default for name, o in options.items()}  # what a grid's size may read
+    r.options = options  # what a grid's size may read
     labels = {}
     if "labels" in node and r.mapping(node["labels"], "labels"):
         for lang, table in node["labels"].items():
@@ -327,7 +327,7 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
     edges: list[tuple[str, str, dict]] = []
     grid = None
     if "grid" in node:
-        grid, nodes, edges = build_grid(r, node["grid"], value_span(node, "grid"), r.option_defaults)
+        grid, nodes, edges = build_grid(r, node["grid"], value_span(node, "grid"), r.options)
     listed: dict[str, dict] = {}
     if "nodes" in node:
         raw = node["nodes"]

@@ -11,10 +11,14 @@ A game whose options give another size gets its own board from `sized_board`.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+
+from . import expr_ast as A
 
 from .compile_expr import compile_expr
 from .build_flow import value_span
 from .diagnostics import Diagnostic
+from .expr_ast import walk
 from .eval_errors import EvalError, EvalLimitError
 from .model import BoardDecl, GridDecl
 from .schema.limits import MAX_BOARD_NODES
@@ -33,6 +37,7 @@ _SQUARE_DIAGONAL = ((1, 1), (1, -1))
 _HEX = ((0, 1), (1, 0), (1, -1))
 # A size expression reads only the options: a little arithmetic, never a walk.
 SIZE_COST_LIMIT = 10_000
+MAX_CHOICE_SETS = 256  # the most combinations of option choices whose sizes are tried at load
 
 
 class BoardSizeError(ValueError):
@@ -74,9 +79,11 @@ def size_problem(rows: int, cols: int) -> str | None:
 
 # -- reading `grid:` ---------------------------------------------------------------------
 
-def build_grid(r, value, span: Span | None, options: dict) -> tuple[GridDecl | None, dict, list]:
+def build_grid(r, value, span: Span | None, declared: dict) -> tuple[GridDecl | None, dict, list]:
     """The grid's declaration and, when its size is known, its nodes and edges; problems
-    go to the reader `r` (S112 for a size out of bounds, at the size)."""
+    go to the reader `r` (S112 for a size out of bounds, at the size).  `declared`: the
+    game's options (name -> OptionDecl)."""
+    options = {name: o.default for name, o in declared.items()}
     g = r.mapping(value, "grid", parent_span=span)
     if g is None:
         return None, {}, []
@@ -98,9 +105,58 @@ def build_grid(r, value, span: Span | None, options: dict) -> tuple[GridDecl | N
         r.error(MAX_BOARD_NODES.code, problem + (" with the options' defaults" if sized else ""),
                 sized[0] if sized else span)
         return decl, {}, []
+    _check_choices(r, g, decl, declared)
     nodes, edges = grid_parts(row_count, col_count, diagonal, shape)
     decl.built = (row_count, col_count)
     return decl, nodes, edges
+
+
+def _check_choices(r, g, decl: GridDecl, declared: dict) -> None:
+    """When the options a size reads all declare their choices, every size they can give is
+    tried here, so that a choice the grid cannot take is reported where the size is
+    written rather than when a game is made with it."""
+    read: set[str] = set()
+    for written in (decl.rows, decl.cols):
+        names = set() if isinstance(written, int) else options_read(written)
+        if names is None:
+            return
+        read |= names
+    if not read or any(declared[name].choices is None for name in read):
+        return
+    names = sorted(read)
+    combinations = list(itertools.islice(itertools.product(*(declared[n].choices for n in names)),
+                                         MAX_CHOICE_SETS + 1))
+    if len(combinations) > MAX_CHOICE_SETS:
+        return
+    defaults = {name: o.default for name, o in declared.items()}
+    at = value_span(g, "rows" if not isinstance(decl.rows, int) else "cols")
+    for combination in combinations:
+        chosen = ", ".join(f"{n} = {v!r}" for n, v in zip(names, combination))
+        try:
+            problem = size_problem(*_counts(decl, {**defaults, **dict(zip(names, combination))}))
+        except EvalError as exc:
+            r.diagnostics.append(Diagnostic(exc.code, f"with the option choice {chosen}: {exc.message}",
+                                            exc.span or at))
+            return
+        if problem is not None:
+            r.error(MAX_BOARD_NODES.code, f"with the option choice {chosen}: {problem}", at)
+            return
+
+
+def options_read(expr) -> set[str] | None:
+    """The options an expression reads by name (`options.size`, `options['size']`), or
+    None when it reads `options` some other way (all of them, or by a computed key)."""
+    named: set[str] = set()
+    uses = reads = 0
+    for n in walk(expr):
+        if isinstance(n, A.Name) and n.name == "options":
+            uses += 1
+        elif isinstance(n, (A.Member, A.Index)) and isinstance(n.obj, A.Name) and n.obj.name == "options":
+            key = n.name if isinstance(n, A.Member) else getattr(n.index, "value", None)
+            if isinstance(key, str) and (isinstance(n, A.Member) or isinstance(n.index, A.Const)):
+                named.add(key)
+                reads += 1
+    return named if uses == reads else None
 
 
 def _size(r, g, key: str, options: dict):
@@ -177,20 +233,18 @@ class _NoGame:
 
 # -- a game's own size ---------------------------------------------------------------------
 
+def _counts(grid: GridDecl, options: dict) -> tuple[int, int]:
+    """The grid's rows and cols with these options (EvalError when one fails)."""
+    return tuple(written if isinstance(written, int) else _work_out(written, key, options)
+                 for key, written in (("rows", grid.rows), ("cols", grid.cols)))
+
+
 def grid_size(grid: GridDecl, options: dict) -> tuple[int, int]:
     """The grid's rows and cols with these options; BoardSizeError when they cannot be."""
-    counts = []
-    for key in ("rows", "cols"):
-        written = getattr(grid, key)
-        if isinstance(written, int):
-            counts.append(written)
-            continue
-        try:
-            counts.append(_work_out(written, key, options))
-        except EvalError as exc:
-            raise BoardSizeError(f"the {key} of the grid cannot be worked out with these options: "
-                                 f"{exc.message}") from None
-    return counts[0], counts[1]
+    try:
+        return _counts(grid, options)
+    except EvalError as exc:
+        raise BoardSizeError(f"its size cannot be worked out with these options: {exc.message}") from None
 
 
 def sized_board(decl: BoardDecl, options: dict) -> BoardDecl:

@@ -259,6 +259,25 @@ def test_a_size_or_shape_that_cannot_be_is_reported_where_it_is_written(tmp_path
     assert found == [_at(lines, code, 6, at)]
 
 
+@pytest.mark.parametrize("options,code,at", [
+    ("size: {default: 3, choices: [3, 0, 4]}", "S112", "\"options.size\""),
+    ("size: {default: 3, choices: [3, 200]}", "S112", "\"options.size\""),
+    ("size: {default: 3, choices: [3, big]}", "T403", "options.size"),
+], ids=["a choice of 0", "a choice too large", "a choice that is not a number"])
+def test_every_size_the_declared_choices_give_is_tried_when_loading(tmp_path, options, code, at):
+    found, lines = _load_errors(tmp_path, "{grid: {rows: \"options.size\", cols: \"options.size\"}}", options)
+    assert found == [_at(lines, code, 6, at)]
+
+
+def test_choices_that_all_give_a_grid_load_cleanly_and_each_plays(tmp_path):
+    options = "size: {default: 3, choices: [2, 3, 9]}, wide: {default: 1, choices: [1, 2]}"
+    board = "{grid: {rows: \"options.size\", cols: \"options['size'] * options.wide\"}}"
+    found, _ = _load_errors(tmp_path, board, options)
+    assert found == []
+    path = tmp_path / "probe.yaml"
+    assert len(values(path, "compiled", {"size": 9, "wide": 2})) == 9 * 18
+
+
 @pytest.mark.parametrize("domain,at", [("[step('b', 'a1', 'north')]", "'north'"),
                                        ("directions('orthogonl')", "'orthogonl'")])
 def test_a_literal_direction_that_does_not_exist_is_n312(tmp_path, domain, at):
