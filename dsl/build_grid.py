@@ -14,9 +14,9 @@ import dataclasses
 import itertools
 
 from . import expr_ast as A
-
-from .compile_expr import compile_expr
 from .build_flow import value_span
+from .compare import kind_of
+from .compile_expr import compile_expr
 from .diagnostics import Diagnostic
 from .expr_ast import walk
 from .eval_errors import EvalError, EvalLimitError
@@ -193,13 +193,8 @@ def _size_scope(options: dict, span) -> Scope:
 def _work_out(expr, key: str, options: dict) -> int:
     value = compile_expr(expr, _size_scope(options, expr.span))(_OptionsOnly(options))
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EvalError("T403", f"the {key} of a grid must be an int, found {_kind(value)}", expr.span)
+        raise EvalError("T403", f"the {key} of a grid must be an int, found {kind_of(value)}", expr.span)
     return value
-
-
-def _kind(value) -> str:
-    from .compare import kind_of
-    return kind_of(value)
 
 
 class _OptionsOnly:
