@@ -833,7 +833,7 @@ _HEX_DIRECTIONS = ((0, 1), (1, 0), (1, -1))
 
 
 def _line_directions(g) -> tuple:
-    return _HEX_DIRECTIONS if g.graph.get("shape") == "hex" else _DIRECTIONS
+    return _HEX_DIRECTIONS if grid.is_hex(g) else _DIRECTIONS
 
 
 @_fn("lines", 2, 2, list_of(list_of(STR)), [None, INT])
