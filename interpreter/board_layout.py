@@ -25,8 +25,9 @@ def grid_place(graph, row: int, col: int) -> tuple[float, float]:
 
 
 def node_positions(graph, declared: dict | None = None, seed: int = 0) -> dict:
-    """node -> (x, y), y pointing up, for every node of `graph`."""
-    fixed = dict(declared or {})
+    """node -> (x, y), y pointing up, for every node of `graph`.  A declared position of a
+    node the graph has not (a grid the game's options made smaller) is left out."""
+    fixed = {n: at for n, at in (declared or {}).items() if n in graph}
     for node, data in graph.nodes(data=True):
         if node not in fixed and isinstance(data.get("col"), int) and isinstance(data.get("row"), int):
             fixed[node] = grid_place(graph, data["row"], data["col"])

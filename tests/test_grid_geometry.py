@@ -311,3 +311,11 @@ def test_columns_past_z_keep_their_coordinates(tmp_path):
     assert FUNCTIONS["cell"].impl(ctx, "b", 1, 27) == "ab2"
     assert FUNCTIONS["col_of"].impl(ctx, "b", "ad1") == 29
     assert FUNCTIONS["ray"].impl(ctx, "b", "z1", "e")[-1] == "ad1"
+
+
+def test_a_declared_position_of_a_node_a_smaller_grid_has_not_is_left_out(tmp_path):
+    board = ("{grid: {rows: \"options.size\", cols: \"options.size\"}, nodes: [exit], edges: [[exit, a1]], "
+             "display: {positions: {c3: [9, 9], exit: [-1, -1]}}}")
+    game = load_game(ruleset(tmp_path, board, "nodes('b')", SIZE_OPTION), 2, {"size": 2})
+    at = node_positions(game.boards["b"], game.rules.ruleset.boards["b"].display.positions)
+    assert sorted(at) == ["a1", "a2", "b1", "b2", "exit"] and at["exit"] == (-1.0, -1.0)
