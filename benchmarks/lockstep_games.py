@@ -100,12 +100,35 @@ def _go_move(state, player, action) -> str:
     return f"play(at={'abcdefghi'[col]}{row + 1})"
 
 
+# -- hearts --------------------------------------------------------------------------------------
+
+_PASS_WAYS = ("no_pass", "left", "across", "right")  # OpenSpiel's first chance action, 0..3
+_DEAL = 52
+_PASSED = 4 * 3
+
+
+def _hearts_move(state, player, action) -> str:
+    """The first chance action is the pass direction, the next 52 the cards of the deal
+    (OpenSpiel's card text, `2C`, `TD`, is the ruleset's item id); a player's card is passed
+    while the twelve cards of a pass are being chosen (none when the hand is played without
+    passing), and played after."""
+    history = state.history()
+    if not history:
+        return f"chance(way={_PASS_WAYS[action]})"
+    card = state.action_to_string(player, action)
+    if player < 0:
+        return f"chance(dealt={card})"
+    passing = history[0] != 0 and len(history) < 1 + _DEAL + _PASSED
+    return f"{'give' if passing else 'play'}(card={card})"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
     "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
     "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
                    options={"komi_halves": 15}),
+    "hearts": Lockstep("hearts", "hearts", 4, _hearts_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
