@@ -170,14 +170,15 @@ def test_a_conditional_pass_in_follow_ups_counts_for_then_required(tmp_path, bac
     assert _texts(game, game.new_state(0)) == moves
 
 
-@pytest.mark.parametrize("name,text,players", [("passing", PASSING, 3), ("thirst", THIRST, 2)])
+DRY = THIRST.replace("initial: 2, min: 0", "initial: 0, min: 0").replace("initial: 3, min: 0", "initial: 0, min: 0")
+RULESETS = [("passing", PASSING, 3), ("thirst", THIRST, 2), ("dry", DRY, 2)]
+
+
+@pytest.mark.parametrize("name,text,players", RULESETS, ids=[r[0] for r in RULESETS])
 def test_both_back_ends_agree_at_every_step(tmp_path, name, text, players):
     check_lockstep(tmp_path, text, name, players, seed=11)
 
 
-DRY = THIRST.replace("initial: 2, min: 0", "initial: 0, min: 0").replace("initial: 3, min: 0", "initial: 0, min: 0")
-
-
-@pytest.mark.parametrize("name,text,players", [("passing", PASSING, 3), ("thirst", THIRST, 2), ("dry", DRY, 2)])
+@pytest.mark.parametrize("name,text,players", RULESETS, ids=[r[0] for r in RULESETS])
 def test_fused_and_kernel_playouts_end_where_the_loop_ends(tmp_path, monkeypatch, name, text, players):
     check_both_playout_tiers(tmp_path, monkeypatch, text, name, players)

@@ -182,11 +182,14 @@ def test_an_action_offering_itself_in_its_then_is_still_F509_where_it_is_offered
     assert codes_and_places(tmp_path, text) == [("F509", 20, 24)]
 
 
-@pytest.mark.parametrize("name,text,players", [("chains", CHAINS, 3), ("follow-ups", FOLLOW_UPS, 2)])
+RULESETS = [("chains", CHAINS, 3), ("follow-ups", FOLLOW_UPS, 2)]
+
+
+@pytest.mark.parametrize("name,text,players", RULESETS, ids=[r[0] for r in RULESETS])
 def test_both_back_ends_agree_at_every_step(tmp_path, name, text, players):
     check_lockstep(tmp_path, text, name, players, seed=7)
 
 
-@pytest.mark.parametrize("name,text,players", [("chains", CHAINS, 3), ("follow-ups", FOLLOW_UPS, 2)])
+@pytest.mark.parametrize("name,text,players", RULESETS, ids=[r[0] for r in RULESETS])
 def test_fused_and_kernel_playouts_end_where_the_loop_ends(tmp_path, monkeypatch, name, text, players):
     check_both_playout_tiers(tmp_path, monkeypatch, text, name, players)
