@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from meeple.dsl.build_grid import grid_node
+
 
 @dataclass(frozen=True)
 class Lockstep:
@@ -100,12 +102,29 @@ def _go_move(state, player, action) -> str:
     return f"play(at={'abcdefghi'[col]}{row + 1})"
 
 
+# -- hex -----------------------------------------------------------------------------------------
+
+def _hex_move(state, player, action) -> str:
+    """OpenSpiel numbers the cells row by row, action = row * size + column, and draws row 0
+    on top with each row half a cell further east; the ruleset's hex grid draws row 0 at the
+    bottom with each row half a cell further east, the same neighbours (a mirror image).
+    So the grid's cell name is OpenSpiel's own action text (`a1` is action 0)."""
+    size = state.get_game().get_parameters()["board_size"]
+    row, col = divmod(action, size)
+    return f"place(at={grid_node(row, col)})"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
     "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
     "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
                    options={"komi_halves": 15}),
+    "hex": Lockstep("hex", "hex", 2, _hex_move, _scores, params={"board_size": 11},
+                    options={"board_size": 11}),
+    # A small board, for a short game in CI and a check that the size comes from the option.
+    "hex-5": Lockstep("hex", "hex", 2, _hex_move, _scores, params={"board_size": 5},
+                      options={"board_size": 5}),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
