@@ -114,6 +114,23 @@ def _hex_move(state, player, action) -> str:
     return f"place(at={grid_node(row, col)})"
 
 
+# -- amazons -------------------------------------------------------------------------------------
+
+_AMAZONS_STAGES = ("pick(queen={})", "move(to={})", "shoot(at={})")
+
+
+def _amazons_move(state, player, action) -> str:
+    """A turn is three OpenSpiel actions, each a cell, row * size + column with row 0 on top
+    (`(1, 4)` in its text is row 0, column 3): which queen, where it goes, where its arrow
+    lands.  The ruleset's grid has row 0 at the bottom.  Which of the three an action is,
+    OpenSpiel's text says (`X From`, `X To`, `X Shoot:`)."""
+    size = state.get_game().get_parameters()["board_size"]
+    row, col = divmod(action, size)
+    text = state.action_to_string(player, action)
+    stage = 0 if " From " in text else 1 if " To " in text else 2
+    return _AMAZONS_STAGES[stage].format(grid_node(size - 1 - row, col))
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
@@ -125,6 +142,12 @@ GAMES = {
     # A small board, for a short game in CI and a check that the size comes from the option.
     "hex-5": Lockstep("hex", "hex", 2, _hex_move, _scores, params={"board_size": 5},
                       options={"board_size": 5}),
+    "amazons": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 10},
+                        options={"board_size": 10}),
+    # The smallest board, for short games in CI and a check that the size and the queens'
+    # places come from the option.
+    "amazons-6": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 6},
+                          options={"board_size": 6}),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
