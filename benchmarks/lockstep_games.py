@@ -131,6 +131,28 @@ def _amazons_move(state, player, action) -> str:
     return _AMAZONS_STAGES[stage].format(grid_node(size - 1 - row, col))
 
 
+# -- hearts --------------------------------------------------------------------------------------
+
+_PASS_WAYS = ("no_pass", "left", "across", "right")  # OpenSpiel's first chance action, 0..3
+_DEAL = 52
+_PASSED = 4 * 3
+
+
+def _hearts_move(state, player, action) -> str:
+    """The first chance action is the pass direction, the next 52 the cards of the deal
+    (OpenSpiel's card text, `2C`, `TD`, is the ruleset's item id); a player's card is passed
+    while the twelve cards of a pass are being chosen (none when the hand is played without
+    passing), and played after."""
+    history = state.history()
+    if not history:
+        return f"chance(way={_PASS_WAYS[action]})"
+    card = state.action_to_string(player, action)
+    if player < 0:
+        return f"chance(dealt={card})"
+    passing = history[0] != 0 and len(history) < 1 + _DEAL + _PASSED
+    return f"{'give' if passing else 'play'}(card={card})"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
@@ -148,6 +170,7 @@ GAMES = {
     # places come from the option.
     "amazons-6": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 6},
                           options={"board_size": 6}),
+    "hearts": Lockstep("hearts", "hearts", 4, _hearts_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
