@@ -1,5 +1,5 @@
-"""Definitions without parameters must not depend on themselves, and no definition may
-take a library function's name.
+"""Definitions without parameters must not depend on themselves, and no definition with
+parameters may take a library function's name.
 
 A definition without parameters is one value; if its expression reads itself,
 directly or through other such definitions (`x: y`, `y: x`), that value has no
@@ -20,10 +20,11 @@ from ..model import Ruleset
 
 
 def check_definition_names(rs: Ruleset) -> Iterator[Diagnostic]:
-    """A call is looked up in the library first, so a definition named `len` or `step`
-    would be silently ignored wherever it is called."""
+    """A call is looked up in the library first, so a definition with parameters named
+    `len` or `step` would be silently ignored wherever it is called.  (One without
+    parameters is read as a name, which the ruleset's own names answer first.)"""
     for name, decl in rs.defines.items():
-        if name in FUNCTIONS:
+        if name in FUNCTIONS and decl.params:
             yield Diagnostic("N314", f"definition '{name}' takes the name of a library function, which "
                              f"every call would reach instead: give the definition another name "
                              f"(such as '{name}_of' or 'my_{name}')", decl.span)
