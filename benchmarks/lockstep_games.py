@@ -153,6 +153,18 @@ def _hearts_move(state, player, action) -> str:
     return f"{'give' if passing else 'play'}(card={card})"
 
 
+# -- kalah (OpenSpiel's mancala) ------------------------------------------------------------------
+
+def _kalah_move(state, player, action) -> str:
+    """OpenSpiel's board is 14 places counter-clockwise: 0 is player 1's store, 1..6 player
+    0's pits left to right, 7 player 0's store, 8..13 player 1's pits right to left.  The
+    ruleset's grid has player 0's pits on row 1 and player 1's on row 2, a column's two
+    pits facing each other: pit a is a1 .. f1 for 1 .. 6, and f2 .. a2 for 8 .. 13."""
+    if action <= 6:
+        return f"sow(pit={'abcdef'[action - 1]}1)"
+    return f"sow(pit={'abcdef'[13 - action]}2)"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
@@ -178,6 +190,7 @@ GAMES = {
                                  params={"max_tile": 32}, options={"max_tile": 32}),
     "2048-max-tile-48": Lockstep("2048", "2048", 1, _2048_move, _scores,
                                  params={"max_tile": 48}, options={"max_tile": 48}),
+    "kalah": Lockstep("kalah", "mancala", 2, _kalah_move, _scores),
 }
 
 
