@@ -181,6 +181,13 @@ GAMES = {
 }
 
 
+# -- phantom tic-tac-toe -------------------------------------------------------------------------
+
+# OpenSpiel numbers the cells as in tic_tac_toe. Its legal actions are the acting player's
+# own: every cell not in that player's view (their marks and the marks they ran into),
+# which is what the ruleset offers; the opponent's marks are not compared apart from that.
+GAMES["phantom-tic-tac-toe"] = Lockstep("phantom-tic-tac-toe", "phantom_ttt", 2, _tic_tac_toe_move, _scores)
+
 # -- goofspiel: simultaneous nodes, and a known difference ----------------------------------------
 
 def _goofspiel_move(state, player, action) -> str:
