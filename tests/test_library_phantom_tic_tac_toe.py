@@ -72,3 +72,19 @@ def test_a_miss_keeps_the_turn_and_tells_the_other_player_nothing(backend):
     placed = game.apply(missed, "place(at=b2)")
     assert game.current_players(placed) == (1,)
     assert game.view(placed, 1)["vars"] == {"sheet": {"1": {"$map": {"c3": "O"}}}}
+
+
+def test_it_plays_at_the_web_table_each_seat_from_its_own_link():
+    pytest.importorskip("starlette")
+    from web_support import open_table, web_client
+    with web_client() as client:
+        opened = open_table(client, "phantom-tic-tac-toe", 2)
+        assert "place(at=b2)" in client.get(opened.seats[0]).text
+        assert client.post(f"{opened.seats[0]}/move", json={"move": "place(at=b2)"}).status_code == 200
+        assert client.post(f"{opened.seats[1]}/move", json={"move": "place(at=b2)"}).status_code == 200  # a miss
+        assert opened.table.now.state.vars["sheet"][1] == {"b2": "X"}
+        refused = client.post(f"{opened.seats[1]}/move", json={"move": "place(at=b2)"})
+        assert refused.status_code == 400 and refused.json()["code"] == "M804"
+        for seat, text in [(1, "place(at=a1)"), (0, "place(at=a2)"), (1, "place(at=a3)"), (0, "place(at=c2)")]:
+            assert client.post(f"{opened.seats[seat]}/move", json={"move": text}).status_code == 200
+        assert opened.table.now.state.over and opened.table.now.state.end_reason == "three in a row"
