@@ -15,6 +15,7 @@ player count and options that correspond to them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -100,12 +101,58 @@ def _go_move(state, player, action) -> str:
     return f"play(at={'abcdefghi'[col]}{row + 1})"
 
 
+# -- backgammon ----------------------------------------------------------------------------------
+
+_BAR, _NO_STEP = 24, 25  # OpenSpiel's digits for a checker on the bar and for no step
+_BOTH_DICE = 26 * 26  # actions from here on play the lower die first
+
+
+def _backgammon_dice(state) -> tuple:
+    """The roll being played, lower die first: the last two numbers of OpenSpiel's
+    observation tensor."""
+    low, high = (int(v) for v in state.observation_tensor(0)[-2:])
+    return low, high
+
+
+def _backgammon_point(player, digit) -> int:
+    """OpenSpiel's board position as the mover counts the points (24 where its checkers
+    start, 1 the last of its home board, 25 the bar): X (player 0) moves up from position 0,
+    O (player 1) down from position 23."""
+    if digit == _BAR:
+        return 25
+    return 24 - digit if player == 0 else digit + 1
+
+
+def _backgammon_move(state, player, action) -> str:
+    """A chance action is its roll, as OpenSpiel writes it (`roll: 12`); the opening roll
+    lists X's die first: OpenSpiel's outcome 2k (X starts) rolls the lower die first, so
+    the ruleset's pair is that roll turned round.  A move is two digits, the positions
+    the two checkers leave (24 the bar, 25 no checker), the first moving by the higher die
+    below 676, by the lower from 676 on."""
+    if player < 0:
+        roll = re.search(r"roll: (\d)(\d)", state.action_to_string(player, action))
+        a, b = int(roll.group(1)), int(roll.group(2))
+        if state.move_number() == 0:
+            return f"chance(opening=[{b},{a}])"
+        return f"chance(roll=[{a},{b}])"
+    low, high = _backgammon_dice(state)
+    first_die = high if action < _BOTH_DICE else low
+    first, second = (action % _BOTH_DICE) % 26, (action % _BOTH_DICE) // 26
+    if first == _NO_STEP:
+        return "no_move"
+    if second == _NO_STEP:
+        return f"move_one(checker={_backgammon_point(player, first)},die={first_die})"
+    return (f"move(first={_backgammon_point(player, first)},die={first_die},"
+            f"second={_backgammon_point(player, second)})")
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
     "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
     "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
                    options={"komi_halves": 15}),
+    "backgammon": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
