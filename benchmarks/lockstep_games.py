@@ -153,6 +153,13 @@ GAMES = {
     "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
                    options={"komi_halves": 15}),
     "backgammon": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores),
+    # Random games never reach 500 turns, and win/loss scoring never counts a gammon: these
+    # end at 30 turns as a draw, and score gammons and backgammons.
+    "backgammon-max-turns-30": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores,
+                                        params={"max_player_turns": 30}, options={"max_player_turns": 30}),
+    "backgammon-full-scoring": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores,
+                                        params={"scoring_type": "full_scoring"},
+                                        options={"scoring_type": "full_scoring"}),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
