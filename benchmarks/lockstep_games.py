@@ -124,17 +124,17 @@ def _backgammon_point(player, digit) -> int:
 
 
 def _backgammon_move(state, player, action) -> str:
-    """A chance action is its roll, as OpenSpiel writes it (`roll: 12`); the opening roll
-    lists X's die first: OpenSpiel's outcome 2k (X starts) rolls the lower die first, so
-    the ruleset's pair is that roll turned round.  A move is two digits, the positions
+    """A chance action is its roll, as OpenSpiel writes it (`roll: 12`, the ruleset's 12);
+    the ruleset's opening roll is X's die, then O's: OpenSpiel's outcome 2k (X starts) rolls
+    the lower die first, so the ruleset's number is that roll turned round.  A move is two digits, the positions
     the two checkers leave (24 the bar, 25 no checker), the first moving by the higher die
     below 676, by the lower from 676 on."""
     if player < 0:
         roll = re.search(r"roll: (\d)(\d)", state.action_to_string(player, action))
         a, b = int(roll.group(1)), int(roll.group(2))
         if state.move_number() == 0:
-            return f"chance(opening=[{b},{a}])"
-        return f"chance(roll=[{a},{b}])"
+            return f"chance(opening={b}{a})"
+        return f"chance(roll={a}{b})"
     low, high = _backgammon_dice(state)
     first_die = high if action < _BOTH_DICE else low
     first, second = (action % _BOTH_DICE) % 26, (action % _BOTH_DICE) // 26
