@@ -33,7 +33,7 @@ class ObservationLayout:
         rules = game.rules
         state = game.new_state(0)
         self.phases = sorted({p.name for p in rules.points if p.code == PHASE and p.name})
-        self.texts = sorted(_texts(rules.ruleset))
+        self.texts = sorted(_texts(rules.ruleset, game.boards))  # the game's boards: their size may be an option's
         self.text_index = {t: i for i, t in enumerate(self.texts)}
         self.one_hot = len(self.texts) <= TEXT_ONE_HOT
         size = 2 * n + 1 + len(self.phases)
@@ -175,7 +175,7 @@ def _flat(value, path):
         yield path, value
 
 
-def _texts(ruleset) -> set:
+def _texts(ruleset, boards: dict) -> set:
     """Every text the ruleset can write into a variable: its expressions' text constants,
     board nodes and attributes, item fields, option values."""
     out: set = set()
@@ -202,9 +202,9 @@ def _texts(ruleset) -> set:
     for part in (ruleset.variables, ruleset.actions, ruleset.flow, ruleset.setup, ruleset.triggers,
                  ruleset.defines, ruleset.end):
         visit(part)
-    for board in ruleset.boards.values():
-        out.update(board.nodes)
-        out.update(v for attrs in board.nodes.values() for v in attrs.values() if isinstance(v, str))
+    for graph in boards.values():
+        out.update(graph.nodes)
+        out.update(v for _, attrs in graph.nodes(data=True) for v in attrs.values() if isinstance(v, str))
     for kind in ruleset.components.values():
         out.update(v for item in kind.items for v in item.values() if isinstance(v, str))
     return out

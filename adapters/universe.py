@@ -32,10 +32,10 @@ class Families:
         self.players = game.player_count
         rs = game.rules.ruleset
         texts: list[frozenset] = []
-        for board in rs.boards.values():
-            texts.append(frozenset(board.nodes))
+        for graph in game.boards.values():  # the game's: a grid's size may be an option's
+            texts.append(frozenset(graph.nodes))
             attrs: dict = {}
-            for node_attrs in board.nodes.values():
+            for _, node_attrs in graph.nodes(data=True):
                 for k, v in node_attrs.items():
                     if isinstance(v, str):
                         attrs.setdefault(k, set()).add(v)

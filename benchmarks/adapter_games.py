@@ -24,8 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = ["tic-tac-toe", "connect-four", "nim", "goofspiel", "examples/high-card", "treasure-hunter",
-            "zavandor", "valdora", "freyas-folly"]
+EXAMPLES = ["examples/high-card"]  # the tutorial's game, beside the shipped rulesets
 ADAPTERS = ("pettingzoo", "openspiel")
 
 
@@ -109,6 +108,11 @@ def where(ruleset: str) -> str:
     return str(beside if beside.exists() else Path.cwd() / ruleset)
 
 
+def every_ruleset() -> list[str]:
+    from meeple.interpreter import list_rulesets
+    return list_rulesets() + EXAMPLES
+
+
 def player_counts(ruleset: str) -> range:
     from meeple.interpreter.loading import load_rules
     info = load_rules(where(ruleset)).ruleset.game
@@ -151,20 +155,20 @@ def merge(rows: list[dict]) -> list[dict]:
         m["longest"] = max(m["longest"], r["longest"])
         m["most_spare"] = max(m["most_spare"], r["most_spare"])
         m["first_error"] = m["first_error"] or r["first_error"]
-    return [merged[k] for k in sorted(merged, key=lambda k: (RULESETS.index(k[0]) if k[0] in RULESETS else 99,
-                                                                k[1], k[2]))]
+    return [merged[k] for k in sorted(merged)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per ruleset, player count and adapter")
-    parser.add_argument("--rulesets", nargs="*", default=RULESETS)
+    parser.add_argument("--rulesets", nargs="*", default=None, help="default: every shipped ruleset and the example")
     parser.add_argument("--adapters", nargs="*", default=list(ADAPTERS), choices=ADAPTERS)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--batch", type=int, default=10, help="games per task")
     parser.add_argument("--players", nargs="*", type=int, default=None,
                         help="only these player counts (of those each ruleset allows)")
     args = parser.parse_args()
+    args.rulesets = args.rulesets or every_ruleset()
     tasks = [(r, n, a, range(start, min(start + args.batch, args.games)))
              for r in args.rulesets for n in player_counts(r) if args.players is None or n in args.players
              for a in args.adapters for start in range(0, args.games, args.batch)]

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.markup import escape
-
-from meeple.interpreter import load_game
 
 from .render import console, fail
 
@@ -28,18 +26,18 @@ def board(game: str = typer.Argument(..., help="a shipped ruleset name or a path
                                                                     "for SVG the first)"),
           fmt: Optional[str] = typer.Option(None, "--format", "-f", help="text or svg (svg when -o is given)"),
           output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the picture to this file"),
-          lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels")):
+          lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
+          option: Optional[List[str]] = typer.Option(None, "--option", help="name=value (a grid's size may "
+                                                                             "depend on one)")):
     """Draw a game's board as one player sees it: a text map, or an SVG picture."""
     from meeple.interpreter.board_export import board_as_svg, board_as_text, drawn_boards
+    from .main import _game
     fmt = fmt or ("svg" if output else "text")
     if fmt not in FORMATS:
         fail(f"unknown format '{fmt}'; formats: {', '.join(FORMATS)}")
     if moves < 0:
         fail("--moves must be at least 0")
-    try:
-        g = load_game(game, players)
-    except ValueError as exc:
-        fail(str(exc))
+    g = _game(game, players, option)
     if not 0 <= player < g.player_count:
         fail(f"--player must be 0 to {g.player_count - 1} for {g.player_count} players")
     names = drawn_boards(g)

@@ -6,6 +6,7 @@ import itertools
 import string
 
 from .build_flow import build_effects, build_flow, rule_of, value_span
+from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
 from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
@@ -38,6 +39,7 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
             choices = tuple(plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
             options[str(name)] = OptionDecl(str(name), plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")
+    r.options = options  # what a grid's size may read
     labels = {}
     if "labels" in node and r.mapping(node["labels"], "labels"):
         for lang, table in node["labels"].items():
@@ -324,21 +326,25 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
         return None
     nodes: dict[str, dict] = {}
     edges: list[tuple[str, str, dict]] = []
+    grid = None
     if "grid" in node:
-        _build_grid(r, node["grid"], value_span(node, "grid"), nodes, edges)
+        grid, nodes, edges = build_grid(r, node["grid"], value_span(node, "grid"), r.options)
+    listed: dict[str, dict] = {}
     if "nodes" in node:
         raw = node["nodes"]
         if isinstance(raw, list):
             for n in raw:
                 if isinstance(n, (str, int)) and not isinstance(n, bool):
-                    nodes[str(n)] = {}
+                    listed[str(n)] = {}
         elif r.mapping(raw, "nodes"):
             for n, attrs in raw.items():
-                nodes[str(n)] = plain(attrs) if isinstance(attrs, dict) else {}
+                listed[str(n)] = plain(attrs) if isinstance(attrs, dict) else {}
+    nodes.update(listed)
     if len(nodes) > MAX_BOARD_NODES.value:
         r.error(MAX_BOARD_NODES.code, f"board '{name}' has {len(nodes):,} nodes; at most "
                 f"{MAX_BOARD_NODES.value:,}", value_span(node, "nodes"))
         return None
+    listed_edges = []
     for e in r.sequence(node.get("edges"), "edges", node.span):
         if isinstance(e, list) and len(e) in (2, 3):
             if not all(isinstance(end, (str, int)) and not isinstance(end, bool) for end in e[:2]):
@@ -348,55 +354,17 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
             for end in (a, b):
                 if end not in nodes:
                     r.error("N304", f"edge end '{end}' is not a node of board '{name}'", span_of(e))
-            edges.append((a, b, attrs))
+            listed_edges.append((a, b, attrs))
         else:
             r.error("S103", "an edge is a list [from, to] or [from, to, {attributes}]", span_of(e, node.span))
+    if grid is not None:  # kept, so that a grid sized by the options can be built again
+        grid.listed_nodes, grid.listed_edges = listed, listed_edges
     display = None
     if "display" in node:
         from .build_display import build_board_display  # it reads template_places from here
         display = build_board_display(r, name, node["display"], nodes, value_span(node, "display"))
-    return BoardDecl(name, r.boolean(node.get("directed"), "directed"), nodes, edges, node.span,
-                     rule_of(r, node), display)
-
-
-def grid_column(col: int) -> str:
-    """A grid column's letters: a ... z, then aa, ab, ... (as spreadsheets name them)."""
-    letters = ""
-    col += 1
-    while col:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(ord("a") + rest) + letters
-    return letters
-
-
-def grid_node(row: int, col: int) -> str:
-    """A grid node's name: column letters, then the 1-based row (`a1`, `aa12`)."""
-    return f"{grid_column(col)}{row + 1}"
-
-
-def _build_grid(r: Reader, value, span: Span | None, nodes: dict, edges: list) -> None:
-    g = r.mapping(value, "grid", parent_span=span)
-    if g is None:
-        return
-    rows, cols = r.integer(g.get("rows"), "rows"), r.integer(g.get("cols"), "cols")
-    if rows is None or cols is None:
-        return
-    if rows < 1 or cols < 1 or rows * cols > MAX_BOARD_NODES.value:
-        r.error(MAX_BOARD_NODES.code, f"a grid needs at least 1 row and 1 column and at most "
-                f"{MAX_BOARD_NODES.value:,} nodes, not {rows} x {cols}", span)
-        return
-    diagonal = r.boolean(g.get("diagonal"), "diagonal", value_span(g, "diagonal"))
-    steps = ((0, 1), (1, 0)) + (((1, 1), (1, -1)) if diagonal else ())
-    for row in range(rows):
-        for col in range(cols):
-            nodes[grid_node(row, col)] = {"row": row, "col": col}
-    for row in range(rows):
-        for col in range(cols):
-            here = grid_node(row, col)
-            for dr, dc in steps:
-                rr, cc = row + dr, col + dc
-                if 0 <= rr < rows and 0 <= cc < cols:
-                    edges.append((here, grid_node(rr, cc), {}))
+    return BoardDecl(name, r.boolean(node.get("directed"), "directed"), nodes, edges + listed_edges, node.span,
+                     rule_of(r, node), display, grid)
 
 
 def build_action(r: Reader, name: str, value) -> ActionDecl | None:

@@ -27,6 +27,7 @@ class Reader:
         self.file = file
         self.diagnostics: list[Diagnostic] = []
         self.shape_checked = False
+        self.options: dict = {}  # the game's OptionDecls (build_game): a grid's size may read them
         self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------

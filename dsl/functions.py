@@ -20,7 +20,7 @@ import networkx as nx
 # The value rules are re-exported: the evaluators and tests take them from here.
 from .compare import (SCAN_FREE, charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
                       order_key, same_as, strict_key)
-from . import sets
+from . import grid, sets
 from .eval_errors import EvalLimitError
 from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of, set_of
 from .value_key import key_of
@@ -740,7 +740,8 @@ def _has_move(ctx, p, actions):
 # The functions whose first argument names a board: a name given as text is checked
 # against the ruleset's boards when it is loaded (dsl/typecheck.py).
 BOARD_FUNCTIONS = frozenset({"nodes", "nodes_where", "neighbours", "has_edge", "attr", "edge_attr",
-                             "path", "distance", "reachable", "lines", "hop_targets", "within"})
+                             "path", "distance", "reachable", "lines", "hop_targets", "within",
+                             "cell", "row_of", "col_of", "step", "ray"})
 
 def _board(ctx, b):
     if isinstance(b, nx.Graph):
@@ -849,6 +850,13 @@ def _reachable(ctx, b, start, allowed):
 
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# On a hex grid (a rhombus, `shape: hex`) the straight lines run along rows, along columns
+# and along the third axis, where the row goes up as the column goes down.
+_HEX_DIRECTIONS = ((0, 1), (1, 0), (1, -1))
+
+
+def _line_directions(g) -> tuple:
+    return _HEX_DIRECTIONS if grid.is_hex(g) else _DIRECTIONS
 
 
 @_fn("lines", 2, 2, list_of(list_of(STR)), [None, INT])
@@ -864,7 +872,7 @@ def _lines(ctx, b, k):
     if k not in cache:
         ctx.charge(len(g))
         runs = _grid_runs(g)
-        at, directions = runs[0], _DIRECTIONS if k > 1 else _DIRECTIONS[:1]
+        at, directions = runs[0], _line_directions(g) if k > 1 else _DIRECTIONS[:1]
         starts = [(r, c, d) for (r, c) in sorted(at) for d in directions
                   if runs[1][d].get((r, c), 0) >= k]
         check_list(starts)
@@ -880,13 +888,9 @@ def _grid_runs(g):
     cached = g.graph.get("_meeple_runs")
     if cached is not None:
         return cached
-    at = {}
-    for n, data in g.nodes(data=True):
-        r, c = data.get("row"), data.get("col")
-        if is_int(r) and is_int(c):
-            at[(r, c)] = n
+    at = grid.cells(g)
     runs = {}
-    for dr, dc in _DIRECTIONS:
+    for dr, dc in _line_directions(g):
         run: dict = {}
         for cell in at:  # each run is walked once, from the cell where it starts
             r, c = cell
@@ -1001,6 +1005,67 @@ def _within(ctx, b, start, k):
         cache[key] = _node_list(n for n, d in dist.items() if 0 < d)
     ctx.charge(len(cache[key]))
     return cache[key]
+
+
+# -- grid geometry: cells by row and column, steps and rays (the geometry is grid.py's)
+
+DIRECTION = (STR, LIST)  # a compass name or a [drow, dcol] step
+# Arguments that name one of a fixed set of words: (function, position) -> (the words, what
+# one is called).  Written as a literal text, such an argument is checked when the ruleset
+# is loaded (N313 in dsl/typecheck.py), so `step(b, n, 'north')` is caught before a game.
+WORD_ARGUMENTS = {("directions", 0): (frozenset(grid.DIRECTION_SETS), "set of directions"),
+                  ("step", 2): (grid.DIRECTION_NAMES, "direction"),
+                  ("ray", 2): (grid.DIRECTION_NAMES, "direction")}
+
+
+@_fn("cell", 3, 3, ANY, [None, INT, INT])
+def _cell(ctx, b, row, col):
+    """The node at (row, col), or none off the board: a move's target is often off it."""
+    g = _board(ctx, b)
+    return grid.cells(g).get((want_int(row, "the row"), want_int(col, "the column")))
+
+
+@_fn("row_of", 2, 2, INT, [None, STR])
+def _row_of(ctx, b, n):
+    g = _board(ctx, b)
+    return grid.coordinates(g, _node(g, n))[0]
+
+
+@_fn("col_of", 2, 2, INT, [None, STR])
+def _col_of(ctx, b, n):
+    g = _board(ctx, b)
+    return grid.coordinates(g, _node(g, n))[1]
+
+
+@_fn("step", 3, 4, ANY, [None, STR, DIRECTION, INT])
+def _step(ctx, b, n, d, k=1):
+    g = _board(ctx, b)
+    return grid.step(g, _node(g, n), d, want_int(k, "the number of steps"))
+
+
+@_fn("ray", 3, 3, list_of(STR), [None, STR, DIRECTION])
+def _ray(ctx, b, n, d):
+    """Charged its length each time, kept or not, so that the cost of a move does not
+    depend on what earlier moves asked."""
+    g = _board(ctx, b)
+    out = grid.ray(g, _node(g, n), d)
+    ctx.charge(len(out))
+    return out
+
+
+def _directions_type(ts, cs):
+    if cs and cs[0] == "knight":
+        return list_of(list_of(INT))
+    return list_of(STR) if cs and isinstance(cs[0], str) and cs[0] in grid.DIRECTION_SETS else LIST
+
+
+@_fn("directions", 1, 1, _directions_type, [STR])
+def _directions(ctx, kind):
+    found = grid.DIRECTION_SETS.get(kind) if isinstance(kind, str) else None
+    if found is None:
+        fail(f"there is no set of directions {render(kind, False)}; sets: {', '.join(grid.DIRECTION_SETS)}")
+    ctx.charge(len(found))
+    return found
 
 
 @_fn("sum_maps", 1, 1, map_of(ANY, INT), [LIST])

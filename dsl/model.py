@@ -116,6 +116,24 @@ class BoardDisplay:
 
 
 @dataclass
+class GridDecl:
+    """A board's `grid:`, kept beside the nodes built from it: a grid whose size is an
+    expression over the options is built again for a game whose options change it."""
+    rows: Any  # an int, or an expression (Expr) over `options`
+    cols: Any
+    diagonal: bool
+    shape: str  # square | hex
+    span: Span
+    built: tuple[int, int] | None = None  # the rows and cols of the board's nodes
+    listed_nodes: dict = field(default_factory=dict)  # what the board's `nodes` add to the grid
+    listed_edges: list = field(default_factory=list)  # and its `edges`
+
+    @property
+    def sized_by_options(self) -> bool:
+        return not (isinstance(self.rows, int) and isinstance(self.cols, int))
+
+
+@dataclass
 class BoardDecl:
     name: str
     directed: bool
@@ -124,6 +142,7 @@ class BoardDecl:
     span: Span
     rule: str | None = None
     display: BoardDisplay | None = None
+    grid: GridDecl | None = None
 
 
 @dataclass

@@ -12,7 +12,7 @@ import difflib
 
 from . import expr_ast as A
 from .diagnostics import Diagnostic
-from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST
+from .functions import BOARD_FUNCTIONS, FUNCTIONS, NO_CONST, WORD_ARGUMENTS
 from .scope import Scope
 from .types import ANY, BOOL, INT, NONE, STR, Type, element_type, item_of, list_of, map_of, set_of
 
@@ -357,6 +357,7 @@ class _Checker:
                        [f"boards: {', '.join(sorted(scope.boards)) or '(none)'}"], close)
         if fn.name == "has_move" and len(node.args) == 2 and scope.actions is not None:
             self._action_names(node.args[1], scope.actions)
+        self._check_words(fn.name, node.args, consts)
         if fn.name == "items" and isinstance(consts[:1] and consts[0], str) and scope.item_kinds:
             if consts[0] not in scope.item_kinds:
                 close = _close(consts[0], scope.item_kinds)
@@ -377,6 +378,14 @@ class _Checker:
                 close = _close(item.value, actions)
                 self.error("N312", f"there is no action '{item.value}'{_hint(close)}", item.span,
                            [f"actions: {', '.join(sorted(actions)) or '(none)'}"], close)
+    def _check_words(self, name, args, consts):
+        """A literal text where a function takes one of a fixed set of words (a direction)."""
+        for i, value in enumerate(consts):
+            words = WORD_ARGUMENTS.get((name, i))
+            if words is not None and isinstance(value, str) and value not in words[0]:
+                close = _close(value, words[0])
+                self.error("N313", f"there is no {words[1]} '{value}'{_hint(close)}", args[i].span,
+                           [f"{words[1]}: {', '.join(sorted(words[0]))}"], close)
 
     def _flat_elements(self, name, args, types):
         """A list made into a set must hold ints or texts (a bool, an item, a list cannot be

@@ -33,3 +33,13 @@ class Item:
 
     def __str__(self):
         return self.id
+
+
+def option_value(v):
+    """An option's value as the language holds it: options come from YAML or the command
+    line, where a list is a Python list; the language's lists are tuples."""
+    if isinstance(v, list):
+        return tuple(option_value(x) for x in v)
+    if isinstance(v, dict):
+        return {k: option_value(x) for k, x in v.items()}
+    return v

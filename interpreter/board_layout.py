@@ -1,5 +1,6 @@
 """Where each node of a board is drawn: its declared position (`display: positions`), its
-grid place (a grid node's col and row), or else networkx's spring layout.
+grid place (a grid node's col and row; on a hex grid each row half a cell further east),
+or else networkx's spring layout.
 
 Placed nodes stay where they are and the others settle around them (`spring_layout` with
 `fixed`).  A board with nothing placed starts from networkx's planar drawing when it is
@@ -11,12 +12,25 @@ from __future__ import annotations
 import networkx as nx
 
 
+# On a hex grid each row lies half a cell east of the one below, and rows are closer than
+# columns, so that a cell's six neighbours are all one cell away.
+HEX_ROW_HEIGHT = 3 ** 0.5 / 2
+
+
+def grid_place(graph, row: int, col: int) -> tuple[float, float]:
+    """Where the cell (row, col) of a grid is drawn."""
+    if graph.graph.get("shape") == "hex":
+        return col + row / 2, row * HEX_ROW_HEIGHT
+    return float(col), float(row)
+
+
 def node_positions(graph, declared: dict | None = None, seed: int = 0) -> dict:
-    """node -> (x, y), y pointing up, for every node of `graph`."""
-    fixed = dict(declared or {})
+    """node -> (x, y), y pointing up, for every node of `graph`.  A declared position of a
+    node the graph has not (a grid the game's options made smaller) is left out."""
+    fixed = {n: at for n, at in (declared or {}).items() if n in graph}
     for node, data in graph.nodes(data=True):
         if node not in fixed and isinstance(data.get("col"), int) and isinstance(data.get("row"), int):
-            fixed[node] = (float(data["col"]), float(data["row"]))
+            fixed[node] = grid_place(graph, data["row"], data["col"])
     if all(n in fixed for n in graph.nodes):
         return {n: (float(fixed[n][0]), float(fixed[n][1])) for n in graph.nodes}
     undirected = nx.Graph(graph)

@@ -302,12 +302,13 @@ def _board_drawing(game, view):
             cols = max(d["col"] for _, d in graph.nodes(data=True)) + 1
             at = {(d["row"], d["col"]): n for n, d in graph.nodes(data=True)}
             lines = []
+            hexes = graph.graph.get("shape") == "hex"  # each row half a cell east of the one below
             for r in reversed(range(rows)):
                 marks = []
                 for c in range(cols):
                     v = cells.get(at.get((r, c)), "")
                     marks.append(str(v) if v not in ("", None) else ".")
-                lines.append(f"{r + 1:>2} " + " ".join(marks))
+                lines.append(f"{r + 1:>2} " + " " * (r if hexes else 0) + " ".join(marks))
             lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
             return "\n".join(lines), name, board
     return None

@@ -16,7 +16,7 @@ import random
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError, EvalLimitError
 from meeple.dsl.functions import fail, want_list
-from meeple.dsl.values import Item
+from meeple.dsl.values import Item, option_value
 
 from . import draw_points, rng
 from .context import Ctx, RuleError, Stalled
@@ -56,7 +56,7 @@ class Game:
             if decl.choices is not None and v not in decl.choices:
                 raise ValueError(f"option '{k}' must be one of {list(decl.choices)}")
             self.options[k] = v
-        self.options = {k: _as_value(v) for k, v in self.options.items()}
+        self.options = {k: option_value(v) for k, v in self.options.items()}
         # Normally chance points draw from the state's generator as play passes them.
         # Analysis tools set this to stop there instead and branch over the outcomes:
         # at `chance` steps of the flow, and at every draw an effect makes (draw_points.py).
@@ -68,7 +68,7 @@ class Game:
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
-        self.boards = rules.boards
+        self.boards = rules.boards_for(self.options)  # a grid's size may depend on the options
         # False when every player always knows everything (no hidden zone, face, side or amount).
         self.hides_information = rules.hides_information
         self.items = rules.items
@@ -211,7 +211,9 @@ class Game:
         if kernel is _UNKNOWN:
             make = getattr(self.rules, "playout_kernel", None)
             try:
-                kernel = make(explicit, self.player_count) if make is not None else None
+                # A game whose options resized a grid hands its boards over: they may be too large for a tier.
+                boards = self.boards if self.boards is not self.rules.boards else None
+                kernel = make(explicit, self.player_count, boards) if make is not None else None
             except Exception:  # noqa: BLE001 - a ruleset the kernel's writer cannot take still plays
                 kernel = None
             self._kernels[explicit] = kernel
@@ -1034,15 +1036,6 @@ def _same_kind(value, default) -> bool:
 def _kind_name(v) -> str:
     return {bool: "true or false", int: "a whole number", str: "a text", list: "a list", tuple: "a list",
             dict: "a mapping"}.get(type(v), type(v).__name__)
-
-
-def _as_value(v):
-    """Options come from YAML or the command line; lists become the language's tuples."""
-    if isinstance(v, list):
-        return tuple(_as_value(x) for x in v)
-    if isinstance(v, dict):
-        return {k: _as_value(x) for k, x in v.items()}
-    return v
 
 
 def _default_of(decl):

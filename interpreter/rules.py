@@ -10,11 +10,13 @@ from types import MappingProxyType
 
 import networkx as nx
 
+from meeple.dsl.build_grid import BoardSizeError, sized_board
 from meeple.dsl.checks.flow import all_flow_nodes
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.model import Effect, Ruleset
 from meeple.dsl.names import global_scope
+from meeple.dsl.schema.limits import MAX_TOTAL_NODES
 from meeple.dsl.types import INT
 from meeple.dsl.values import Item
 
@@ -26,6 +28,7 @@ from .moves import enumerate_action, requirement_levels
 from .targets import compile_place
 
 TRIGGER_LIMIT = 200
+MAX_SIZED_BOARDS = 16  # sets of boards made for options that change a grid's size, kept at once
 EVENT_DEPTH_LIMIT = 50
 
 
@@ -104,9 +107,32 @@ class Rules:
         return compile_expr(node, scope)
 
     # -- pieces ----------------------------------------------------------------
+    def boards_for(self, options: dict) -> dict:
+        """The boards of a game with these options: `self.boards` unless a grid's size is an
+        expression the options change.  Such boards are made once per size and shared by the
+        games of that size (they never change, and keep what board functions work out).
+        BoardSizeError (a ValueError) when the options give a grid a size it cannot have."""
+        sized = {name: sized_board(decl, options) for name, decl in self.ruleset.boards.items()}
+        changed = tuple((name, decl.grid.built) for name, decl in sized.items()
+                        if decl is not self.ruleset.boards[name])
+        if not changed:
+            return self.boards
+        made = self.__dict__.setdefault("_sized_boards", {})
+        if changed not in made:
+            total = sum(len(decl.nodes) for decl in sized.values())
+            if total > MAX_TOTAL_NODES.value:
+                raise BoardSizeError(f"with these options the boards have {total:,} nodes; at most "
+                                     f"{MAX_TOTAL_NODES.value:,}")
+            if len(made) >= MAX_SIZED_BOARDS:  # a server offering many sizes keeps the latest only
+                made.clear()
+            made[changed] = {name: self.boards[name] if decl is self.ruleset.boards[name] else self._board(decl)
+                             for name, decl in sized.items()}
+        return made[changed]
+
     def _board(self, decl):
         g = nx.DiGraph() if decl.directed else nx.Graph()
         g.graph["name"] = decl.name
+        g.graph["shape"] = decl.grid.shape if decl.grid is not None else None
         for node, attrs in decl.nodes.items():
             g.add_node(node, **attrs)
         for a, b, attrs in decl.edges:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from meeple.adapters import ActionTable
-from meeple.benchmarks.adapter_games import RULESETS, play_openspiel, play_pettingzoo, player_counts, where
+from meeple.benchmarks.adapter_games import every_ruleset, play_openspiel, play_pettingzoo, player_counts, where
 from meeple.interpreter.loading import load_game
 
 # Games per player count and adapter: the rulebook games run to thousands of moves.
@@ -21,7 +21,7 @@ def _here(name: str) -> str:
     return str(HERE / name) if name.startswith("examples/") else name
 
 
-CASES = [(_here(name), players, seed) for name in RULESETS for players in player_counts(_here(name))
+CASES = [(_here(name), players, seed) for name in every_ruleset() for players in player_counts(_here(name))
          for seed in range(GAMES.get(name, 4))]
 
 

@@ -102,8 +102,8 @@ CASES = [
     ("an item id given as a list", ruleset(components="{c: {items: [{id: [a]}]}}"), [("S103", 6, "[a]")]),
     ("an item field value of nothing", ruleset(components="{c: {fields: {x: int}, items: [{id: a, x: }]}}"),
      [("S103", 6, " }]}}")]),  # nothing: the empty place after the colon
-    ("a text where an integer is expected", ruleset(boards='{b: {grid: {rows: "3", cols: 3}}}'),
-     [("S103", 6, '"3"')]),
+    ("a text where an integer is expected", ruleset(variables='{n: {type: int, initial: 0, max: "3"}}'),
+     [("S103", 2, '"3"')]),
     ("an item count given as text", ruleset(components='{c: {items: [{id: a, count: "3"}]}}'),
      [("S103", 6, '"3"')]),
     ("choices given as a mapping", ruleset(variables="{n: {type: int, initial: 0, choices: {a: 1}}}"),
@@ -245,7 +245,7 @@ def keys_read_by_builders() -> dict[str, int]:
     """Constant keys the builders read from YAML mappings: `node.get("k")`, `node["k"]`,
     `"k" in node` (the `args` dicts they fill are their output, not YAML)."""
     found: dict[str, int] = {}
-    for file in ("build.py", "build_flow.py"):
+    for file in ("build.py", "build_flow.py", "build_grid.py"):
         tree = ast.parse((ROOT / "dsl" / file).read_text(encoding="utf-8"))
         for n in ast.walk(tree):
             key = None

@@ -26,12 +26,13 @@ def grid_board(table, board: str, variable: str) -> Markup:
     rows = max(r for r, _ in at) + 1
     cols = max(c for _, c in at) + 1
     colours = _colours(game.rules.ruleset.variables[variable].choices, cells)
-    width, height = EDGE + cols * CELL + 4, rows * CELL + EDGE + 4
+    shift = CELL // 2 if graph.graph.get("shape") == "hex" else 0  # a hex grid's rows step east
+    width, height = EDGE + cols * CELL + (rows - 1) * shift + 4, rows * CELL + EDGE + 4
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board grid" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif"'
            f'{attrs(data_board=board, aria_label=table.label(board, "board"))}>']
     for (r, c), (node, data) in sorted(at.items()):
-        x, y = EDGE + c * CELL, (rows - 1 - r) * CELL
+        x, y = EDGE + c * CELL + r * shift, (rows - 1 - r) * CELL
         value = cells.get(node)
         marked = value not in ("", None)
         shown = table.value(value) if marked else ""

@@ -148,10 +148,12 @@ BOARD_DISPLAY = Record("a board's display", (
 
 BOARD = Record("a board", (
     Key("grid", Record("a grid", (
-        Key("rows", Integer(), True, "how many rows"),
-        Key("cols", Integer(), True, "how many columns"),
-        Key("diagonal", Boolean(), doc="also connect diagonal neighbours"),
-    )), doc="a rectangular grid of nodes a1, b1, ..."),
+        Key("rows", Expression(), True, "how many rows: a number, or an expression over the options"),
+        Key("cols", Expression(), True, "how many columns: a number, or an expression over the options"),
+        Key("diagonal", Boolean(), doc="also connect diagonal neighbours (square grids)"),
+        Key("shape", Choice(values=("square", "hex")),
+            doc="square (default), or hex: a rhombus whose cells have six neighbours"),
+    )), doc="a grid of nodes a1, b1, ..."),
     Key("nodes", OneOf((ListOf(NODE, label="a list of node names"),
                         MapOf(ATTRIBUTES, label="a mapping of node names to attributes")),
                        label="a list of node names or a mapping of names to attributes"),

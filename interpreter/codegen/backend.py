@@ -15,7 +15,7 @@ from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
 from .emit_effects import GeneratedEffects
-from .fused import build_fused, reasons
+from .fused import MAX_NODES, build_fused, reasons
 from .kernel import build_kernel
 from .module import GeneratedModule
 from .safe_source import note
@@ -54,11 +54,16 @@ class CompiledRules(Rules):
         action.enumerate = emit_enumerator(self.module, action, decl, scope, levels)
         return action
 
-    def playout_kernel(self, explicit_chance: bool, players: int | None = None):
+    def playout_kernel(self, explicit_chance: bool, players: int | None = None, boards: dict | None = None):
         """(PLAYOUT, ids of the points it runs) for Game.playout, made on first use; None
         when it would run no decision.  With `players`, a fused playout is written for
         games of that many players (its loops over the players written out); `meeple
-        compile` shows the one for any number."""
+        compile` shows the one for any number.  `boards`: the game's boards, when its
+        options made a grid larger than the fused tier takes (it does not charge the cost
+        counter step by step, which only boards of at most fused.MAX_NODES nodes allow):
+        such a game gets the kernel."""
+        if boards is not None and any(len(g) > MAX_NODES for g in boards.values()):
+            return self._large_board_kernel(explicit_chance)
         kernels = self.__dict__.setdefault("_kernels", {})
         key = (explicit_chance, players)
         made = kernels.get(key, _UNMADE)
@@ -74,6 +79,16 @@ class CompiledRules(Rules):
             made = build_fused(self, players) or made
         kernels[key] = made
         return made
+
+    def _large_board_kernel(self, explicit_chance: bool):
+        kernels = self.__dict__.setdefault("_kernels", {})
+        key = (explicit_chance, "large boards")
+        if key not in kernels:
+            made = self.playout_kernel(explicit_chance)
+            if made is not None and made[0].__name__ == "FUSED":
+                made = build_kernel(self, explicit_chance)
+            kernels[key] = made
+        return kernels[key]
 
     def source(self) -> str:
         """The generated module's text, as `meeple compile` writes it: after the header, a
