@@ -123,3 +123,23 @@ def test_the_tricky_rules_give_openspiels_moves(backend):
             theirs = {translate(os_state, player, a) for a in os_state.legal_actions()}
             ours = {str(m) for m in game.legal_moves(_meeple_state(game, os_state))}
             assert ours == theirs, f"{kind}:\n{os_state}"
+
+
+# -- the web table -------------------------------------------------------------------------------
+
+def test_a_web_table_shows_the_board_and_takes_a_move_and_refuses_one_with_its_reason():
+    pytest.importorskip("starlette")
+    from web_support import open_table, web_client
+
+    with web_client() as client:
+        opened = open_table(client, "backgammon", 2, seed=0)
+        state = opened.table.now.state
+        seat = state.vars["mover"]
+        assert client.get(opened.seats[seat]).status_code == 200
+        before = opened.table.now
+        refused = client.post(f"{opened.seats[seat]}/move", json={"move": "move(first=24,die=5,second=13)"})
+        assert refused.status_code == 400 and refused.json()["code"] == "M804"
+        assert opened.table.now is before
+        legal = str(opened.table.game.legal_moves(state)[0])
+        assert client.post(f"{opened.seats[seat]}/move", json={"move": legal}).status_code == 200
+        assert opened.table.now is not before and opened.table.now.history
