@@ -4,7 +4,7 @@ back ends (the reduced form of `python -m meeple.benchmarks.openspiel_lockstep b
 move generation compared with OpenSpiel's on positions that random play reaches: no move,
 one die only (the larger, or the smaller when the larger cannot be played), a checker on
 the bar, bearing off where a die larger than needed may take only the farthest checker, a
-double."""
+double; and a move played at a web table."""
 from __future__ import annotations
 
 import random
@@ -127,7 +127,7 @@ def test_the_tricky_rules_give_openspiels_moves(backend):
 
 # -- the web table -------------------------------------------------------------------------------
 
-def test_a_web_table_shows_the_board_and_takes_a_move_and_refuses_one_with_its_reason():
+def test_a_web_table_loads_refuses_a_move_with_its_reason_and_takes_a_legal_one():
     pytest.importorskip("starlette")
     from web_support import open_table, web_client
 
