@@ -178,7 +178,7 @@ def _backgammon_move(state, player, action) -> str:
     """A chance action is its roll, as OpenSpiel writes it (`roll: 12`, the ruleset's 12);
     the ruleset's opening roll is X's die, then O's: OpenSpiel's outcome 2k (X starts) rolls
     the lower die first, so the ruleset's number is that roll turned round.  A move is two digits, the positions
-    the two checkers leave (24 the bar, 25 no checker), the first moving by the higher die
+    the two checkers leave (24 the bar, 25 no checker: both 25 is a pass), the first moving by the higher die
     below 676, by the lower from 676 on."""
     if player < 0:
         roll = re.search(r"roll: (\d)(\d)", state.action_to_string(player, action))
@@ -190,7 +190,7 @@ def _backgammon_move(state, player, action) -> str:
     first_die = high if action < _BOTH_DICE else low
     first, second = (action % _BOTH_DICE) % 26, (action % _BOTH_DICE) // 26
     if first == _NO_STEP:
-        return "no_move"
+        return "pass"
     if second == _NO_STEP:
         return f"move_one(checker={_backgammon_point(player, first)},die={first_die})"
     return (f"move(first={_backgammon_point(player, first)},die={first_die},"
