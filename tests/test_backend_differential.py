@@ -21,7 +21,7 @@ from meeple.interpreter.differential import compare_backends, first_difference
 from ruleset_support import every_configuration
 
 ROOT = Path(__file__).resolve().parent.parent
-LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter"}  # hundreds to thousands of moves
+LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter", "chess"}  # hundreds to thousands of moves
 
 
 @pytest.mark.parametrize("name,players", list(every_configuration()))

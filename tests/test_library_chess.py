@@ -199,3 +199,21 @@ def test_fifty_quiet_moves_end_the_game_unless_the_last_one_mates(chess):
     assert pair.m.end_reason.startswith("fifty moves")
     pair = _follow(chess, "7k/6pp/8/8/8/8/R7/K7 w - - 99 80", ["Ra8#"])
     assert pair.m.end_reason == "checkmate" and chess.outcome(pair.m).scores == (-1, 1)
+
+
+def test_the_web_table_plays_the_fools_mate():
+    """`meeple serve`: a chess table's page draws the board, takes the moves of both seats and
+    shows the end."""
+    pytest.importorskip("starlette")
+    from web_support import open_table, web_client
+    with web_client() as client:
+        opened = open_table(client, "chess", 2)
+        page = client.get(opened.seats[1]).text
+        assert 'data-node="e2"' in page
+        for seat, text in [(1, "move(from=f2,to=f3)"), (0, "move(from=e7,to=e5)"), (1, "move(from=g2,to=g4)")]:
+            assert client.post(f"{opened.seats[seat]}/move", json={"move": text}).status_code == 200
+        refused = client.post(f"{opened.seats[0]}/move", json={"move": "castle(side=kingside)"})
+        assert refused.status_code == 400 and refused.json()["code"] == "M804"
+        answer = client.post(f"{opened.seats[0]}/move", json={"move": "move(from=d8,to=h4)"})
+        assert answer.status_code == 200 and "checkmate" in answer.json()["html"]
+        assert opened.table.now.state.over
