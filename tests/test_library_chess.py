@@ -36,6 +36,8 @@ def chess(request):
 
 
 def _worked_out(game, state, text: str):
+    """An expression of the ruleset on a state: what a set position derives (its key, its
+    checks and pins) comes from the rules themselves, not from a copy of them here."""
     return compile_expr(parse_expression(text), game.rules.scope)(Ctx(game, state))
 
 
@@ -47,16 +49,10 @@ def _from_fen(game, fen: str):
     assert ep == "-"
     state = game.new_state(0).copy()  # a copy lists its moves afresh
     piece = {}
-    for r, line in enumerate(board.split("/")):
-        c = 0
-        for ch in line:
-            if ch.isdigit():
-                for _ in range(int(ch)):
-                    piece[f"{'abcdefgh'[c]}{8 - r}"] = ""
-                    c += 1
-            else:
-                piece[f"{'abcdefgh'[c]}{8 - r}"] = ch
-                c += 1
+    for r, line in enumerate(board.split("/")):  # from the eighth rank down
+        row = "".join("." * int(ch) if ch.isdigit() else ch for ch in line)
+        for c, ch in enumerate(row):
+            piece[f"{'abcdefgh'[c]}{8 - r}"] = "" if ch == "." else ch
     v = state.vars
     v["piece"], v["turn"], v["ep"], v["quiet"] = piece, 1 if side == "w" else 0, "", int(quiet)
     v["castling"] = {r: r in rights for r in "KQkq"}
