@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from meeple.dsl.build_grid import grid_node
+
 
 @dataclass(frozen=True)
 class Lockstep:
@@ -100,6 +102,55 @@ def _go_move(state, player, action) -> str:
     return f"play(at={'abcdefghi'[col]}{row + 1})"
 
 
+# -- hex -----------------------------------------------------------------------------------------
+
+def _hex_move(state, player, action) -> str:
+    """OpenSpiel numbers the cells row by row, action = row * size + column, and draws row 0
+    on top with each row half a cell further east; the ruleset's hex grid draws row 0 at the
+    bottom with each row half a cell further east, the same neighbours (a mirror image).
+    So the grid's cell name is OpenSpiel's own action text (`a1` is action 0)."""
+    size = state.get_game().get_parameters()["board_size"]
+    row, col = divmod(action, size)
+    return f"place(at={grid_node(row, col)})"
+
+
+# -- amazons -------------------------------------------------------------------------------------
+
+_AMAZONS_STAGES = ("pick(queen={})", "move(to={})", "shoot(at={})")
+
+
+def _amazons_move(state, player, action) -> str:
+    """A turn is three OpenSpiel actions, each a cell, row * size + column with row 0 on top
+    (`(1, 4)` in its text is row 0, column 3): which queen, where it goes, where its arrow
+    lands.  The ruleset's grid has row 0 at the bottom.  Which of the three an action is,
+    OpenSpiel's text says (`X From`, `X To`, `X Shoot:`)."""
+    size = state.get_game().get_parameters()["board_size"]
+    row, col = divmod(action, size)
+    text = state.action_to_string(player, action)
+    stage = 0 if " From " in text else 1 if " To " in text else 2
+    return _AMAZONS_STAGES[stage].format(grid_node(size - 1 - row, col))
+
+
+# -- hearts --------------------------------------------------------------------------------------
+
+_PASS_WAYS = ("no_pass", "left", "across", "right")  # OpenSpiel's first chance action, 0..3
+_DEAL = 52
+_PASSED = 4 * 3
+
+
+def _hearts_move(state, player, action) -> str:
+    """The first chance action is the pass direction, the next 52 the cards of the deal
+    (OpenSpiel's card text, `2C`, `TD`, is the ruleset's item id); a player's card is passed
+    while the twelve cards of a pass are being chosen (none when the hand is played without
+    passing), and played after."""
+    history = state.history()
+    if not history:
+        return f"chance(way={_PASS_WAYS[action]})"
+    card = state.action_to_string(player, action)
+    if player < 0:
+        return f"chance(dealt={card})"
+    passing = history[0] != 0 and len(history) < 1 + _DEAL + _PASSED
+    return f"{'give' if passing else 'play'}(card={card})"
 # -- chess -------------------------------------------------------------------------------------
 
 _PROMOTIONS = {"QUEEN": "queen", "ROOK": "rook", "BISHOP": "bishop", "KNIGHT": "knight"}
@@ -128,6 +179,18 @@ GAMES = {
     "2048": Lockstep("2048", "2048", 1, _2048_move, _scores),
     "go": Lockstep("go", "go", 2, _go_move, _scores, params={"board_size": 9, "komi": 7.5},
                    options={"komi_halves": 15}),
+    "hex": Lockstep("hex", "hex", 2, _hex_move, _scores, params={"board_size": 11},
+                    options={"board_size": 11}),
+    # A small board, for a short game in CI and a check that the size comes from the option.
+    "hex-5": Lockstep("hex", "hex", 2, _hex_move, _scores, params={"board_size": 5},
+                      options={"board_size": 5}),
+    "amazons": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 10},
+                        options={"board_size": 10}),
+    # The smallest board, for short games in CI and a check that the size and the queens'
+    # places come from the option.
+    "amazons-6": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 6},
+                          options={"board_size": 6}),
+    "hearts": Lockstep("hearts", "hearts", 4, _hearts_move, _scores),
     "chess": Lockstep("chess", "chess", 2, _chess_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,

@@ -168,13 +168,19 @@ def build_flow_node(r: Reader, value) -> FlowNode | None:
     elif kind == "turns":
         args["players"] = r.expr(head, "the players taking turns, in order", span)
         args["var"] = r.string(node.get("as", "player"), "the name of the player taking the turn", span)
+        if "until" in node:
+            args["until"] = r.expr(node["until"], "the 'until' of a 'turns'", span)
         body = build_flow(r, node.get("do"), "do")
     elif kind in ("choose", "simultaneous", "respond"):
         names = head if isinstance(head, list) else [head]
         args["actions"] = [(r.string(n, "an action name", span), span_of(n, span)) for n in names]
         if kind == "choose":
             args["player"] = r.expr(node["player"], "the deciding player", span) if "player" in node else None
-            args["pass"] = r.boolean(node.get("pass"), "'pass'", span)
+            args["pass"] = _passing(r, node.get("pass"), span)
+            if isinstance(node.get("pass"), str):
+                args["pass_text"] = str(node["pass"])  # what a refused pass is told it requires
+            if "again" in node:
+                args["again"] = r.expr(node["again"], "the 'again' of a 'choose'", span)
         else:
             args["players"] = r.expr(node["players"], "the players", span) if "players" in node else None
     elif kind == "effects":
@@ -192,3 +198,10 @@ def build_flow_node(r: Reader, value) -> FlowNode | None:
     if kind == "phase" and label is None:
         label = args.get("name")
     return FlowNode(kind, args, body, span, label=label, rule=rule_of(r, node), orelse=orelse)
+
+
+def _passing(r: Reader, value, span):
+    """`pass:` is true or false (nothing: false), or a condition the pass requires."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    return r.expr(value, "the condition for passing", span)

@@ -136,6 +136,8 @@ def flow_sites(nodes: list[FlowNode], scope: Scope) -> Iterator[Site]:
             key = "in" if n.kind == "for" else "players"
             if a.get(key) is not None:
                 yield Site(a[key], scope, "list", f"the list of a '{n.kind}'")
+            if a.get("until") is not None:  # tested before the turn's player is bound
+                yield Site(a["until"], scope, "cond", "the 'until' of a 'turns'")
             inner = scope.bind({a["var"]: _elem(a.get(key), scope)}) if a.get("var") else scope
             if a.get("seen_by") is not None:
                 yield Site(a["seen_by"], inner, "list", "the players who may know it")
@@ -150,6 +152,11 @@ def flow_sites(nodes: list[FlowNode], scope: Scope) -> Iterator[Site]:
         elif n.kind == "choose":
             if a.get("player") is not None:
                 yield Site(a["player"], scope, "value", "the deciding player")
+            decider = scope.bind({"player": INT}, kind="param")  # `player` is who decides here
+            if a.get("pass") is not None and not isinstance(a["pass"], bool):
+                yield Site(a["pass"], decider, "cond", "the condition for passing")
+            if a.get("again") is not None:
+                yield Site(a["again"], decider, "cond", "the 'again' of a 'choose'")
         elif n.kind in ("simultaneous", "respond"):
             if a.get("players") is not None:
                 yield Site(a["players"], scope, "list", "the players")

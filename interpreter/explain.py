@@ -32,9 +32,13 @@ def explain_rejection(game, state, text: str, player: int | None, referee: bool 
                             move=text, known=known)
     who = player if player is not None else (acting[0] if acting else None)
     if name == PASS:
-        if point.allow_pass:
-            return Rejection.of("M808", "pass takes no parameters")
-        return Rejection.of("M807", "passing is not allowed here", point.rule)
+        if not point.allow_pass:
+            return Rejection.of("M807", "passing is not allowed here", point.rule)
+        if point.pass_fn is not None and who is not None and not game.may_pass(Ctx(game, state), point, who):
+            # the step's own condition for passing is its requirement
+            return Rejection.of("M804", "passing here requires {condition}", point.rule,
+                                condition=point.pass_text or "the step's condition")
+        return Rejection.of("M808", "pass takes no parameters")
     if name not in game.rules.actions:
         known = ", ".join(point.actions) or "(none)"
         return Rejection.of("M801", "there is no action '{name}'; possible now: {known}", name=name, known=known)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import networkx as nx
 
 from meeple.dsl.types import INT
-from meeple.dsl.expr_ast import Unary
+from meeple.dsl.expr_ast import Unary, names_read
 
 
 # `Point.code`: the op as a small int for the walk's dispatch (game.Game._advance), with
@@ -45,12 +45,19 @@ class Point:
     back ends that write the point's code themselves (codegen/fused.py).  At a decision,
     `in_scope` lists the names flow steps have bound there: name -> (the compiled `seen_by`
     of the step that bound it, or None: nobody may know it; the `chance` point that drew
-    it, or None), which views and observations read (views.py, determinize.py)."""
+    it, or None), which views and observations read (views.py, determinize.py).
+
+    `allow_pass` says whether the move `pass` can be legal at a decision at all (the
+    action table gives it an id); `pass_fn`, when not None, is the condition it also
+    requires, read with `player` bound to the decider (`pass_source`, `pass_text`: its
+    expression and its text as written).  A branch whose condition reads `player` as a
+    step's decider (a choose's `again`) has that decider's `player_var` or `player_const`,
+    so a back end writing the branch knows what `player` is there."""
 
     __slots__ = ("id", "op", "next", "alt", "fn", "name", "kind", "actions", "cont", "then_points",
                  "player_fn", "allow_pass", "span", "rule", "label", "var", "turn_var", "phase",
                  "code", "seq", "index", "player_var", "player_const", "source", "player_source",
-                 "names", "in_scope", "seen")
+                 "names", "in_scope", "seen", "pass_fn", "pass_source", "pass_text")
 
     def __init__(self, id, op, **kw):
         self.id, self.op = id, op
@@ -61,6 +68,7 @@ class Point:
         self.actions, self.cont, self.then_points = (), {}, {}
         self.names, self.in_scope, self.seen = (), {}, None
         self.allow_pass = False
+        self.pass_fn = self.pass_source = self.pass_text = None
         self.span = self.rule = None
         self.phase = ""
         for k, v in kw.items():
@@ -184,6 +192,14 @@ class FlowBuilder:
                         next=step.id, phase=phase, name=node.kind, code=LOOP_BIND, index=idx, seq=lst)
         step.next = self.seq(node.body, inner, test.id, var if node.kind == "turns" else turn_var, phase)
         test.next = bind.id
+        until = node.args.get("until")
+        if until is not None:
+            # `turns ... until`: tested when a player is left to take a turn, before that
+            # player is bound (so it reads the names around the step, as a loop's `until`).
+            holds = self.rules.expr(until, scope)
+            gate = self.add("branch", fn=lambda ctx, c=holds: not c(ctx), source=Unary("not", until, until.span),
+                            next=bind.id, alt=done.id, span=node.span, rule=node.rule, phase=phase, name="until")
+            test.next = gate.id
         zero = self.add("assign", var=idx, fn=lambda ctx: 0, next=test.id, phase=phase, code=LOOP_ZERO)
         return self.add("assign", var=lst, fn=lambda ctx: tuple(domain(ctx)), source=domain_expr, next=zero.id,
                         span=node.span, rule=node.rule, phase=phase).id
@@ -196,12 +212,28 @@ class FlowBuilder:
 
     def _decide(self, node, scope, k, turn_var, phase, kind):
         names = [n for n, _ in node.args["actions"] if n]
-        point = self.add("decide", kind=kind, next=k, span=node.span, rule=node.rule, phase=phase,
+        again = node.args.get("again") if kind == "choose" else None
+        # A step that may come again to a decider named by `player:` remembers who that was
+        # in a local, so the repeat is theirs whatever the expression says by then.
+        who = f"__who{len(self.points)}" if again is not None and node.args.get("player") is not None else None
+        if who is not None:
+            k_out = self.add("drop", names=(who,), next=k, phase=phase).id
+        else:
+            k_out = k
+        point = self.add("decide", kind=kind, next=k_out, span=node.span, rule=node.rule, phase=phase,
                          turn_var=turn_var, label=node.label, in_scope=self.in_scope(scope))
         point.actions = tuple(n for n in names if n != "pass")
-        point.allow_pass = bool(node.args.get("pass")) or "pass" in names
+        passing = node.args.get("pass")
+        point.allow_pass = "pass" in names or (passing is not None and passing is not False)
+        decider_scope = scope.bind({"player": INT}, kind="param")  # `player` in the step's own conditions
+        if passing is not None and not isinstance(passing, bool):
+            point.pass_fn = self.rules.expr(passing, decider_scope)
+            point.pass_source, point.pass_text = passing, node.args.get("pass_text")
         if kind == "choose":
-            if node.args.get("player") is not None:
+            if who is not None:
+                point.player_fn = lambda ctx, v=who: ctx.bindings[v]
+                point.player_var = who
+            elif node.args.get("player") is not None:
                 point.player_fn = self.rules.expr(node.args["player"], scope)
                 point.player_source = node.args["player"]
             elif turn_var:
@@ -214,21 +246,41 @@ class FlowBuilder:
             players = node.args.get("players")
             point.player_fn = self.rules.expr(players, scope) if players is not None else \
                 (lambda ctx: tuple(range(ctx.player_count)))
+        # After a move (its `then` steps included) play goes on after the step, or first
+        # to the test of `again`; a pass, or nobody able to move, leaves the step.
+        after = self._again(point, again, decider_scope, k_out, node, phase) if again is not None else k
         for name in point.actions:
             action = self.rules.ruleset.actions[name]
             if kind == "choose" and action.then:
                 # The action's player and parameters are bound for its sub-decisions only:
                 # `apply` saves what they shadow and this point puts it back afterwards.
                 point.var = f"__saved{point.id}"
-                restore = self.add("restore", var=point.var, next=k, phase=phase)
+                restore = self.add("restore", var=point.var, next=after, phase=phase)
                 inner = self.rules.action_scope(action, scope)
                 # Sub-decisions are the acting player's unless a step names someone else.
                 first_id = len(self.points)
                 point.cont[name] = self.seq(action.then, inner, restore.id, "player", phase)
                 point.then_points[name] = frozenset(range(first_id, len(self.points)))
             else:
-                point.cont[name] = k
+                point.cont[name] = after
+        if who is not None:  # the decider, worked out once as the step starts
+            return self.add("assign", var=who, fn=self.rules.expr(node.args["player"], scope),
+                            source=node.args["player"], next=point.id, span=node.span, rule=node.rule,
+                            phase=phase).id
         return point.id
+
+    def _again(self, point, again, decider_scope, k_out, node, phase) -> int:
+        """The branch after a move at `point`: back to it (the same decider) while `again`
+        holds, else on to `k_out`.  `player` in the condition is the decider."""
+        holds = self.rules.expr(again, decider_scope)
+        branch = self.add("branch", source=again, next=point.id, alt=k_out, span=node.span, rule=node.rule,
+                          phase=phase, name="again")
+        if point.player_var == "player" or "player" not in names_read(again):
+            branch.fn = holds
+        else:
+            branch.player_var, branch.player_const = point.player_var, point.player_const
+            branch.fn = _read_as_decider(holds, point.player_var, point.player_const)
+        return branch.id
 
     def f_choose(self, node, scope, k, turn_var, phase):
         return self._decide(node, scope, k, turn_var, phase, "choose")
@@ -264,6 +316,8 @@ class FlowBuilder:
             if p.op == "decide":
                 attrs["kind"] = p.kind
                 attrs["actions"] = ",".join(p.actions) + (",pass" if p.allow_pass else "")
+                if p.pass_fn is not None:
+                    attrs["pass_requires"] = p.pass_text or ""
             if p.label:
                 attrs["label"] = p.label
             if p.name:
@@ -288,3 +342,24 @@ class FlowBuilder:
                     g.add_edge(p.id, p.next, move="" if p.op != "branch" else "true")
                 if p.alt is not None:
                     g.add_edge(p.id, p.alt, move="false")
+
+
+_UNBOUND = object()
+
+
+def _read_as_decider(fn, var, const):
+    """`fn` evaluated with `player` bound to a step's decider (the local `var`, or the
+    player `const`), and `player` put back afterwards: the walk's bindings mirror the
+    flow's locals, which must not change."""
+    def read(ctx):
+        bindings = ctx.bindings
+        saved = bindings.get("player", _UNBOUND)
+        bindings["player"] = const if var is None else bindings[var]
+        try:
+            return fn(ctx)
+        finally:
+            if saved is _UNBOUND:
+                del bindings["player"]
+            else:
+                bindings["player"] = saved
+    return read

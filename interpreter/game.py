@@ -389,7 +389,7 @@ class Game:
                         action.enumerate(ctx, player, out)
                 except EvalError as exc:
                     raise RuleError(exc.code, exc.message, exc.span or action.decl.span, action.rule) from None
-            if point.allow_pass:
+            if point.allow_pass and (point.pass_fn is None or self.may_pass(ctx, point, player)):
                 out.append(Move(player, PASS))
             if charge_to is not None:
                 charge_to.charge(ctx.cost)
@@ -423,6 +423,19 @@ class Game:
             return False
         finally:
             self._asking -= 1
+
+    def may_pass(self, ctx: Ctx, point, player: int) -> bool:
+        """Whether the condition of a conditional `pass:` holds for `player`, read over the
+        flow's locals with `player` bound to the decider (what listing the actions bound
+        is left aside); its cost is charged to `ctx`, as the listing's is."""
+        listed = ctx.bindings
+        ctx.bindings = {**ctx.state.locals, "player": player}
+        try:
+            return point.pass_fn(ctx) is True
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span or point.span, point.rule) from None
+        finally:
+            ctx.bindings = listed
 
     def _named_by_movers(self, state, moves) -> tuple:
         """Give each move whose items its mover cannot all see whole its canonical

@@ -114,3 +114,19 @@ def test_a_requirement_asking_about_its_own_action_stops_at_the_depth_limit(tmp_
     with pytest.raises(RuleError) as info:
         game.new_state(0)
     assert info.value.code == "R702"
+
+
+def test_a_definition_may_not_take_a_library_functions_name(tmp_path):
+    # `has_move` as a definition would be silently replaced by the library's at every call.
+    text = LANE.replace("actions:\n", "define:\n  has_move: {params: [p, a], expr: \"true\"}\nactions:\n", 1)
+    with pytest.raises(RulesetError) as info:
+        _game(tmp_path, text)
+    found = [(d.code, d.span.line) for d in info.value.diagnostics]
+    assert ("N314", 15) in found
+
+
+def test_a_definition_without_parameters_may_share_a_functions_name(tmp_path):
+    # Read as a name, not called: the ruleset's own names answer first.
+    text = LANE.replace("actions:\n", "define:\n  last: \"6\"\nactions:\n", 1).replace("<= 6", "<= last")
+    game, _ = _game(tmp_path, text)
+    assert game.legal_moves(game.new_state(0))

@@ -7,7 +7,7 @@ from ..diagnostics import Diagnostic
 from . import boards, components, definitions, expressions, flow, usage
 
 PASSES = [components.check_items, components.check_reserved_fields, components.check_names_unique,
-          definitions.check_definition_cycles, expressions.check_expressions,
+          definitions.check_definition_cycles, definitions.check_definition_names, expressions.check_expressions,
           *flow.PASSES, *usage.PASSES, boards.check_board_displays]
 
 

@@ -1,4 +1,5 @@
-"""Definitions without parameters must not depend on themselves.
+"""Definitions without parameters must not depend on themselves, and no definition with
+parameters may take a library function's name.
 
 A definition without parameters is one value; if its expression reads itself,
 directly or through other such definitions (`x: y`, `y: x`), that value has no
@@ -14,7 +15,19 @@ import networkx as nx
 
 from .. import expr_ast as A
 from ..diagnostics import Diagnostic
+from ..functions import FUNCTIONS
 from ..model import Ruleset
+
+
+def check_definition_names(rs: Ruleset) -> Iterator[Diagnostic]:
+    """A call is looked up in the library first, so a definition with parameters named
+    `len` or `step` would be silently ignored wherever it is called.  (One without
+    parameters is read as a name, which the ruleset's own names answer first.)"""
+    for name, decl in rs.defines.items():
+        if name in FUNCTIONS and decl.params:
+            yield Diagnostic("N314", f"definition '{name}' takes the name of a library function, which "
+                             f"every call would reach instead: give the definition another name "
+                             f"(such as '{name}_of' or 'my_{name}')", decl.span)
 
 
 def check_definition_cycles(rs: Ruleset) -> Iterator[Diagnostic]:

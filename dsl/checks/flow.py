@@ -45,7 +45,9 @@ def check_action_references(rs: Ruleset) -> Iterator[Diagnostic]:
 
 def check_recursive_actions(rs: Ruleset) -> Iterator[Diagnostic]:
     """Sub-decisions are expanded into the flow graph, so an action may not offer
-    itself again, directly or through other actions, inside its own 'then'."""
+    itself again, directly or through other actions, inside its own 'then'.  What
+    authors mean by it (a jump that goes on, a second move after a completed box) is
+    the step that offered the action coming again to the same player: `again:`."""
     offers = {name: [(n, span) for node in _nodes(a.then) if node.kind == "choose"
                      for n, span in node.args.get("actions", []) if n in rs.actions and rs.actions[n].then]
               for name, a in rs.actions.items()}
@@ -56,8 +58,9 @@ def check_recursive_actions(rs: Ruleset) -> Iterator[Diagnostic]:
             if nxt in path:
                 cycle = path[path.index(nxt):] + [nxt]
                 yield Diagnostic("F509", f"action '{nxt}' is offered again inside its own "
-                                 f"sub-decisions ({' -> '.join(cycle)}); repeat it with a loop "
-                                 "in its 'then' instead", span)
+                                 f"sub-decisions ({' -> '.join(cycle)}); to let the same player take it "
+                                 f"again, give the choose step that offers '{nxt}' an 'again' "
+                                 "condition (again: \"...\") and leave it out of the 'then'", span)
             elif nxt not in done:
                 yield from visit(nxt, path + [nxt])
         done.add(name)

@@ -317,7 +317,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             return super().point(p)
         env = self.flow_env()
         if p.code == BRANCH:
-            before, test = self.tested(p.source, env)
+            before, test = self.tested(p.source, self.branch_env(p))
             return before + [f"pc = {p.next} if {test} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
@@ -336,9 +336,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                     "state.rng = _r", "_org_seq, _org_i = _o, _z % _n", f"L[{p.var!r}] = _o[_org_i]", f"pc = {p.next}"]
         if p.code == ASSIGN and p.var.startswith("__list") and t.startswith("list:"):
             return [f"L[{p.var!r}] = tuple({text})", f"pc = {p.next}"]
-        if p.code == ASSIGN and p.var.startswith("__loop") and t == "int":
-            return [f"L[{p.var!r}] = {text}", f"pc = {p.next}"]
+        if p.code == ASSIGN and p.var.startswith(("__loop", "__who")) and t == "int":
+            return [f"L[{p.var!r}] = {text}", f"pc = {p.next}"]  # a count, or who decides (checked there)
         raise Unsupported(f"a flow step '{p.op}' over a {t}")
+
+    def branch_env(self, p) -> dict:
+        """The names a branch's condition reads: the flow's locals, and `player` as the
+        decider where the branch is a choose's `again` (flowgraph.Point)."""
+        env = self.flow_env()
+        if p.player_var is not None:
+            env = {**env, "player": (f"L[{p.player_var!r}]", "int")}
+        elif p.player_const is not None:
+            env = {**env, "player": (repr(p.player_const), "int")}
+        return env
 
     def options_prologue(self) -> list[str]:
         lines = []
@@ -357,8 +367,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         conts = sorted(set(decision.cont.values()))
         if decision.kind != "choose":
             return []
-        if len(conts) == 1:
-            return self.follow(conts[0], depth=0)
+        if len(conts) == 1 and (not decision.allow_pass or decision.next == conts[0]):
+            return self.follow(conts[0], depth=0)  # (a pass that goes elsewhere, as past an `again`, is told apart below)
         lines = []  # the actions go on at different points (their `then` steps): one chain each
         for pc in conts:
             follow = self.follow(pc, depth=0)

@@ -44,7 +44,7 @@ class Decisions:
         elif p.kind == "respond":  # the responder in turn; passing is always allowed
             lines = [f"order, who, passes = L[{p.var!r}]", "p = order[who]", "out = []", *listing, "out.append((-1,))"]
         else:
-            lines = [*self.decider(p), "out = []", *listing, *(["out.append((-1,))"] if p.allow_pass else []),
+            lines = [*self.decider(p), "out = []", *listing, *self.passing(p, "out.append((-1,))", "p"),
                      "if not out:", f"    pc = {p.next}", "    continue"]
         lines += ["if played >= limit:", "    break", *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
@@ -75,6 +75,16 @@ class Decisions:
         if together:
             lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+
+    def passing(self, p, then: str, decider: str) -> list[str]:
+        """`then` where the move `pass` is legal at decision `p` for the player held in
+        `decider`: always, never, or where its condition holds (`player` the decider)."""
+        if not p.allow_pass:
+            return []
+        if p.pass_source is None:
+            return [then]
+        before, test = self.tested(p.pass_source, {**self.flow_env(), "player": (decider, "int")})
+        return [*before, f"if {test}:", "    " + then]
 
     def decider(self, p) -> list[str]:
         """Who decides: a `choose` step's `player:` written over the tier's locals."""
@@ -287,12 +297,12 @@ class Decisions:
         if depth > 8:
             raise Unsupported("`then_required` over a long chain of steps")
         if point.code == BRANCH and point.source is not None:
-            before, test = self.tested(point.source, self.flow_env())
+            before, test = self.tested(point.source, self.branch_env(point))
             return [*before, f"if {test}:", *("    " + x for x in self.reaching(point.next, then, taken, depth + 1)),
                     "else:", *("    " + x for x in self.reaching(point.alt, then, taken, depth + 1))]
         if point.code != DECIDE or point.kind != "choose" or point.player_var != "player":
             raise Unsupported(f"`then_required` reaching a step '{point.op}'")
-        if point.allow_pass:
+        if point.allow_pass and point.pass_source is None:
             return ["_ok = True"]
         actions = [self.rs.actions[n] for n in point.actions]
         if any(a.then_required for a in actions) or taken & {n for a in actions for n, _, _ in a.params}:
@@ -305,7 +315,8 @@ class Decisions:
                 lines.append(f"{indent}if not _tout:")
                 indent += "    "
             lines += [indent + x for x in self.listing(a, tag, kept, into="_tout")]
-        lines = ["_tout = []", *(f"{name} = None" for name in kept.names.get(-1, ())), *lines]
+        lines = ["_tout = []", *(f"{name} = None" for name in kept.names.get(-1, ())), *lines,
+                 *self.passing(point, "_tout.append((-1,))", "p")]
         return [*lines, "if _tout:", "    _ok = True", "else:",
                 *("    " + x for x in self.reaching(point.next, then, taken, depth + 1))]
 

@@ -189,7 +189,11 @@ class _KernelWriter:
                             "if game.reaches_then(state, x))"]
             else:
                 listing.append(f"{ident('K', a.name)}(lc, p, out)")
-        if p.allow_pass:
+        if p.allow_pass and p.pass_fn is not None:  # as Game.may_pass: over the locals, `player` the decider
+            self.ns[ident("PASS", p.id)] = p.pass_fn
+            listing += ["lc.bindings = {**L, 'player': p}", f"if {ident('PASS', p.id)}(lc) is True:",
+                        f"    out.append(({PASS_TAG}, p))"]
+        elif p.allow_pass:
             listing.append(f"out.append(({PASS_TAG}, p))")
         listing.append("ctx.charge(lc.cost)")
         if p.kind == "simultaneous":
