@@ -197,6 +197,28 @@ def _backgammon_move(state, player, action) -> str:
             f"second={_backgammon_point(player, second)})")
 
 
+# -- chess -------------------------------------------------------------------------------------
+
+_PROMOTIONS = {"QUEEN": "queen", "ROOK": "rook", "BISHOP": "bishop", "KNIGHT": "knight"}
+
+
+def _chess_move(state, player, action) -> str:
+    """OpenSpiel's own decoding of its action id (`pyspiel.chess.action_to_move`) gives the
+    from and to squares in long algebraic notation (`e7e8`, file then rank, as the grid
+    names its cells), whether it castles, and the piece a pawn becomes.  A move onto the
+    last rank by a pawn is a promotion also when OpenSpiel's id is a plain move (its queen
+    promotion); the ruleset names it `promote`.  Castling is the king's two-square move."""
+    import pyspiel
+    move = pyspiel.chess.action_to_move(action, state.board())
+    lan = move.to_lan()
+    if move.is_castling():
+        return f"castle(side={'kingside' if lan[2] == 'g' else 'queenside'})"
+    promotion = move.promotion_type.name
+    if promotion in _PROMOTIONS:
+        return f"promote(from={lan[:2]},to={lan[2:4]},into={_PROMOTIONS[promotion]})"
+    return f"move(from={lan[:2]},to={lan[2:4]})"
+
+
 GAMES = {
     "tic-tac-toe": Lockstep("tic-tac-toe", "tic_tac_toe", 2, _tic_tac_toe_move, _win_loss),
     "blackjack": Lockstep("blackjack", "blackjack", 1, _blackjack_move, _scores),
@@ -223,6 +245,7 @@ GAMES = {
     "backgammon-full-scoring": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores,
                                         params={"scoring_type": "full_scoring"},
                                         options={"scoring_type": "full_scoring"}),
+    "chess": Lockstep("chess", "chess", 2, _chess_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
