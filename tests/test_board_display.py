@@ -295,7 +295,7 @@ def _put(state, zone, key, i, item):
         state.zones[zone] = tuple(tuple(sub) if k == key else s for k, s in enumerate(state.zones[zone]))
 
 
-QUIET = ("tic-tac-toe", "connect-four", "2048", "go", "hex", "amazons")  # no hidden information to change
+QUIET = ("tic-tac-toe", "connect-four", "2048", "go", "hex", "amazons", "chess")  # no hidden information to change
 
 
 @pytest.mark.parametrize("name", list_rulesets())
