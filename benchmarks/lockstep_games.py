@@ -269,6 +269,36 @@ GAMES = {
 }
 
 
+# -- quoridor ------------------------------------------------------------------------------------
+
+def _quoridor_move(state, player, action) -> str:
+    """OpenSpiel's board is a lattice of 2 * size - 1 columns x and rows y, y = 0 on top. A
+    wall's action is the lattice cell of its first half, y * width + x (y odd: across the
+    board, `h`; x odd: up it, `v`); a pawn's action is relative to where it stands, so its
+    target is read from OpenSpiel's text (`c4`: x = 2 * column, y = 2 * (row - 1)).  The
+    ruleset's lattice is the same picture with row 0 at the bottom, so OpenSpiel's (x, y) is
+    its column x, row width - 1 - y; a wall is named by its middle, the cell after its first
+    half.  The move onto the square the pawn stands on is OpenSpiel's forced pass."""
+    width = 2 * state.get_game().get_parameters()["board_size"] - 1
+    y, x = divmod(action, width)
+    text = state.action_to_string(player, action)
+    if text.endswith("v"):
+        return f"wall(at={grid_node(width - 2 - y, x)},dir=v)"
+    if text.endswith("h"):
+        return f"wall(at={grid_node(width - 1 - y, x + 1)},dir=h)"
+    x, y = 2 * (ord(text[0]) - ord("a")), 2 * (int(text[1:]) - 1)
+    if state.observation_tensor(player)[player * width * width + y * width + x] == 1:
+        return "pass"
+    return f"move(to={grid_node(width - 1 - y, x)})"
+
+
+GAMES["quoridor"] = Lockstep("quoridor", "quoridor", 2, _quoridor_move, _scores,
+                             params={"board_size": 9}, options={"board_size": 9})
+# A small board, for short games in CI and a check that the size comes from the option.
+GAMES["quoridor-5"] = Lockstep("quoridor", "quoridor", 2, _quoridor_move, _scores,
+                               params={"board_size": 5}, options={"board_size": 5})
+
+
 # -- phantom tic-tac-toe -------------------------------------------------------------------------
 
 # OpenSpiel numbers the cells as in tic_tac_toe. Its legal actions are the acting player's
