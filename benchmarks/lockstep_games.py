@@ -276,6 +276,32 @@ GAMES = {
 # which is what the ruleset offers; the opponent's marks are not compared apart from that.
 GAMES["phantom-tic-tac-toe"] = Lockstep("phantom-tic-tac-toe", "phantom_ttt", 2, _tic_tac_toe_move, _scores)
 
+# -- ludo (OpenSpiel's maedn) ----------------------------------------------------------------------
+
+_LUDO_PASS, _LUDO_BRING_IN, _LUDO_FIELD_OFFSET = 0, 1, 2
+
+
+def _ludo_move(state, player, action) -> str:
+    """A chance action a rolls a + 1. Action 0 passes, 1 brings a piece in, and 2 + k moves
+    the piece on field k counted from the mover's own start field (40 to 43 its goal
+    fields), which is how the ruleset counts a player's fields too."""
+    if player < 0:
+        return f"chance(roll={action + 1})"
+    if action == _LUDO_PASS:
+        return "pass"
+    if action == _LUDO_BRING_IN:
+        return "bring_in"
+    return f"move(field={action - _LUDO_FIELD_OFFSET})"
+
+
+# OpenSpiel's returns are the ruleset's scores: player count - 1 to the winner, -1 to the rest.
+GAMES["ludo"] = Lockstep("ludo", "maedn", 2, _ludo_move, _scores)
+GAMES["ludo-side-by-side"] = Lockstep("ludo", "maedn", 2, _ludo_move, _scores,
+                                      params={"twoPlayersOpposite": False},
+                                      options={"two_players_opposite": False})
+GAMES["ludo-3"] = Lockstep("ludo", "maedn", 3, _ludo_move, _scores, params={"players": 3})
+GAMES["ludo-4"] = Lockstep("ludo", "maedn", 4, _ludo_move, _scores, params={"players": 4})
+
 # -- goofspiel: simultaneous nodes, and a known difference ----------------------------------------
 
 def _goofspiel_move(state, player, action) -> str:
