@@ -57,7 +57,7 @@ def _placed_and_fired(backend: str):
 def test_placements_are_the_owners_alone_and_results_are_everyones(backend):
     game, state = _placed_and_fired(backend)
     seen = game.view(state, 1)["vars"]
-    assert seen["fleet"] == {"1": [["c1", "c2"], ["a1", "a2", "a3"]]}  # player 0's ships are not there
+    assert seen["fleet"] == {"1": [[2, 6], [0, 4, 8]]}  # cells numbered row * 4 + column; not player 0's ships
     assert seen["damage"] == {"1": [2, 0]}  # nor which of player 0's ships was hit
     assert "spots" not in seen
     assert seen["marks"] == [{"$map": {"c1": "hit", "c2": "sunk"}}, {"$map": {"a2": "hit"}}]
