@@ -76,3 +76,21 @@ def test_a_fractional_return_is_exact(backend):
     # player 0 sank a ship worth 1 and lost none; player 1 lost it, at half its value
     assert outcome.scores == (1, Fraction(-1, 2))
     assert outcome.winners == (0,) and outcome.reason == "both players have fired all their shots"
+
+
+def test_a_small_sea_plays_to_its_end_at_a_web_table():
+    pytest.importorskip("starlette")
+    from web_support import open_table, web_client
+    with web_client() as client:
+        opened = open_table(client, "battleship", 2, options={"board_width": "3", "board_height": "2",
+                                                              "ship_sizes": "[2]", "ship_values": "[1]",
+                                                              "num_shots": "4"})
+        assert sorted(opened.table.game.boards["sea"].nodes) == ["a1", "a2", "b1", "b2", "c1", "c2"]
+        for seat, text in [(0, "place(at=a1,heading=e)"), (1, "place(at=b2,heading=e)"), (0, "shoot(at=c2)"),
+                           (1, "shoot(at=a1)"), (0, "shoot(at=b2)")]:
+            answer = client.post(f"{opened.seats[seat]}/move", json={"move": text})
+            assert answer.status_code == 200, answer.text
+            if seat == 0 and text.startswith("place"):  # the other seat reads the placement as hidden
+                assert "place(at=?,heading=?)" in client.get(opened.seats[1]).text
+        assert opened.table.now.state.over
+        assert "a whole fleet has been sunk" in answer.json()["html"]
