@@ -15,6 +15,7 @@ player count and options that correspond to them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
@@ -152,6 +153,83 @@ def _hearts_move(state, player, action) -> str:
         return f"chance(dealt={card})"
     passing = history[0] != 0 and len(history) < 1 + _DEAL + _PASSED
     return f"{'give' if passing else 'play'}(card={card})"
+# -- backgammon ----------------------------------------------------------------------------------
+
+_BAR, _NO_STEP = 24, 25  # OpenSpiel's digits for a checker on the bar and for no step
+_BOTH_DICE = 26 * 26  # actions from here on play the lower die first
+
+
+def _backgammon_dice(state) -> tuple:
+    """The roll being played, lower die first: the last two numbers of OpenSpiel's
+    observation tensor."""
+    low, high = (int(v) for v in state.observation_tensor(0)[-2:])
+    return low, high
+
+
+def _backgammon_point(player, digit) -> int:
+    """OpenSpiel's board position as the mover counts the points (24 where its checkers
+    start, 1 the last of its home board, 25 the bar): X (player 0) moves up from position 0,
+    O (player 1) down from position 23."""
+    if digit == _BAR:
+        return 25
+    return 24 - digit if player == 0 else digit + 1
+
+
+def _backgammon_move(state, player, action) -> str:
+    """A chance action is its roll, as OpenSpiel writes it (`roll: 12`, the ruleset's 12);
+    the ruleset's opening roll is X's die, then O's: OpenSpiel's outcome 2k (X starts) rolls
+    the lower die first, so the ruleset's number is that roll turned round.  A move is two digits, the positions
+    the two checkers leave (24 the bar, 25 no checker: both 25 is a pass), the first moving by the higher die
+    below 676, by the lower from 676 on."""
+    if player < 0:
+        roll = re.search(r"roll: (\d)(\d)", state.action_to_string(player, action))
+        a, b = int(roll.group(1)), int(roll.group(2))
+        if state.move_number() == 0:
+            return f"chance(opening={b}{a})"
+        return f"chance(roll={a}{b})"
+    low, high = _backgammon_dice(state)
+    first_die = high if action < _BOTH_DICE else low
+    first, second = (action % _BOTH_DICE) % 26, (action % _BOTH_DICE) // 26
+    if first == _NO_STEP:
+        return "pass"
+    if second == _NO_STEP:
+        return f"move_one(checker={_backgammon_point(player, first)},die={first_die})"
+    return (f"move(first={_backgammon_point(player, first)},die={first_die},"
+            f"second={_backgammon_point(player, second)})")
+
+
+# -- chess -------------------------------------------------------------------------------------
+
+_PROMOTIONS = {"QUEEN": "queen", "ROOK": "rook", "BISHOP": "bishop", "KNIGHT": "knight"}
+
+
+def _chess_move(state, player, action) -> str:
+    """OpenSpiel's own decoding of its action id (`pyspiel.chess.action_to_move`) gives the
+    from and to squares in long algebraic notation (`e7e8`, file then rank, as the grid
+    names its cells), whether it castles, and the piece a pawn becomes.  A move onto the
+    last rank by a pawn is a promotion also when OpenSpiel's id is a plain move (its queen
+    promotion); the ruleset names it `promote`.  Castling is the king's two-square move."""
+    import pyspiel
+    move = pyspiel.chess.action_to_move(action, state.board())
+    lan = move.to_lan()
+    if move.is_castling():
+        return f"castle(side={'kingside' if lan[2] == 'g' else 'queenside'})"
+    promotion = move.promotion_type.name
+    if promotion in _PROMOTIONS:
+        return f"promote(from={lan[:2]},to={lan[2:4]},into={_PROMOTIONS[promotion]})"
+    return f"move(from={lan[:2]},to={lan[2:4]})"
+
+
+# -- kalah (OpenSpiel's mancala) ------------------------------------------------------------------
+
+def _kalah_move(state, player, action) -> str:
+    """OpenSpiel's board is 14 places counter-clockwise: 0 is player 1's store, 1..6 player
+    0's pits left to right, 7 player 0's store, 8..13 player 1's pits right to left.  The
+    ruleset's grid has player 0's pits on row 1 and player 1's on row 2, a column's two
+    pits facing each other: pit a is a1 .. f1 for 1 .. 6, and f2 .. a2 for 8 .. 13."""
+    if action <= 6:
+        return f"sow(pit={'abcdef'[action - 1]}1)"
+    return f"sow(pit={'abcdef'[13 - action]}2)"
 
 
 GAMES = {
@@ -172,6 +250,15 @@ GAMES = {
     "amazons-6": Lockstep("amazons", "amazons", 2, _amazons_move, _scores, params={"board_size": 6},
                           options={"board_size": 6}),
     "hearts": Lockstep("hearts", "hearts", 4, _hearts_move, _scores),
+    "backgammon": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores),
+    # Random games never reach 500 turns, and win/loss scoring never counts a gammon: these
+    # end at 30 turns as a draw, and score gammons and backgammons.
+    "backgammon-max-turns-30": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores,
+                                        params={"max_player_turns": 30}, options={"max_player_turns": 30}),
+    "backgammon-full-scoring": Lockstep("backgammon", "backgammon", 2, _backgammon_move, _scores,
+                                        params={"scoring_type": "full_scoring"},
+                                        options={"scoring_type": "full_scoring"}),
+    "chess": Lockstep("chess", "chess", 2, _chess_move, _scores),
     # Two goal tiles for the ends the default game's random play never meets: random games
     # reach a 32; no tile is ever 48, so that game ends when stuck or at its move limit,
     # 4 x 48 actions, which a random game often reaches.
@@ -179,9 +266,16 @@ GAMES = {
                                  params={"max_tile": 32}, options={"max_tile": 32}),
     "2048-max-tile-48": Lockstep("2048", "2048", 1, _2048_move, _scores,
                                  params={"max_tile": 48}, options={"max_tile": 48}),
+    "kalah": Lockstep("kalah", "mancala", 2, _kalah_move, _scores),
 }
 
 
+# -- phantom tic-tac-toe -------------------------------------------------------------------------
+
+# OpenSpiel numbers the cells as in tic_tac_toe. Its legal actions are the acting player's
+# own: every cell not in that player's view (their marks and the marks they ran into),
+# which is what the ruleset offers; the opponent's marks are not compared apart from that.
+GAMES["phantom-tic-tac-toe"] = Lockstep("phantom-tic-tac-toe", "phantom_ttt", 2, _tic_tac_toe_move, _scores)
 # -- battleship ----------------------------------------------------------------------------------
 
 def _battleship_move(state, player, action) -> str:

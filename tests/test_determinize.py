@@ -88,10 +88,34 @@ def hidden_swap(game, state, player, rng):
                             zone[:key] + (group,) + zone[key + 1:]
                 other._moves = other._shown = other._where = None
                 return other
+    return _hidden_variable_reset(game, state, player)
+
+
+def _hidden_variable_reset(game, state, player):
+    """A game that hides values rather than items (each player's own sheet of a board): the
+    same position with another player's hidden entry, or a variable nobody sees, put back to
+    its declared initial value, which is all `player` can know of it."""
+    initial = game.new_state(0).vars
+    for name, decl in game.rules.variables.items():
+        value, start = state.vars[name], initial[name]
+        if decl.visibility == "none" and value != start:
+            other = state.copy()
+            other.vars[name] = start
+            return other
+        if decl.visibility == "owner" and decl.per == "player":
+            for q in range(len(value)):
+                if q != player and value[q] != start[q]:
+                    other = state.copy()
+                    other.vars[name] = value[:q] + (start[q],) + value[q + 1:]
+                    return other
     return None
 
 
-HIDDEN = [(name, n) for name, n in TABLES if load_game(name).hides_information]
+# Games that hide items or variables from some player: what `hidden_swap` exchanges or resets.
+# (A game with neither, such as backgammon, may still count as hiding information for its
+# chance steps, but holds nothing to exchange.)
+HIDDEN = [(name, n) for name, n in TABLES if load_game(name).hides_information and (
+    load_game(name).rules.may_hide or any(d.visibility in ("none", "owner") for d in load_game(name).rules.variables.values()))]
 
 
 @pytest.mark.parametrize("name, players", HIDDEN)
