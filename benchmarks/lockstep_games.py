@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 from meeple.dsl.build_grid import grid_node
@@ -305,6 +306,77 @@ GAMES["quoridor-5"] = Lockstep("quoridor", "quoridor", 2, _quoridor_move, _score
 # own: every cell not in that player's view (their marks and the marks they ran into),
 # which is what the ruleset offers; the opponent's marks are not compared apart from that.
 GAMES["phantom-tic-tac-toe"] = Lockstep("phantom-tic-tac-toe", "phantom_ttt", 2, _tic_tac_toe_move, _scores)
+# -- battleship ----------------------------------------------------------------------------------
+
+def _battleship_move(state, player, action) -> str:
+    """OpenSpiel's action is a cell, row * width + column, and which hundred (of the sea's
+    width * height cells) says what is done there: a shot, a ship placed horizontally, or
+    vertically, from its top-left cell.  The ruleset's row is OpenSpiel's row, and a ship
+    runs east or north (towards higher rows) from the cell it is placed at."""
+    params = state.get_game().get_parameters()
+    width, cells = params["board_width"], params["board_width"] * params["board_height"]
+    kind, cell = divmod(action, cells)
+    at = grid_node(*divmod(cell, width))
+    return f"shoot(at={at})" if kind == 0 else f"place(at={at},heading={'e' if kind == 1 else 'n'})"
+
+
+def _battleship_options(params: dict) -> dict:
+    """The ruleset's options for OpenSpiel's parameters: lists for its `[a;b]` texts, and the
+    loss multiplier as a fraction [numerator, denominator]."""
+    def numbers(text):
+        return [int(x) for x in text.strip("[]").split(";")]
+    multiplier = Fraction(str(params.get("loss_multiplier", 1.0)))
+    out = {"loss_multiplier": [multiplier.numerator, multiplier.denominator]}
+    out.update({k: numbers(v) for k, v in params.items() if k in ("ship_sizes", "ship_values")})
+    out.update({k: v for k, v in params.items() if k in ("board_width", "board_height", "num_shots",
+                                                         "allow_repeated_shots")})
+    return out
+
+
+def _battleship(params: dict) -> Lockstep:
+    return Lockstep("battleship", "battleship", 2, _battleship_move, _scores, params=params,
+                    options=_battleship_options(params))
+
+
+GAMES.update({
+    "battleship": _battleship({}),
+    # A loss multiplier of 1/2 (fractional returns), ships worth 1 to 3, no repeated shots.
+    "battleship-half-loss": _battleship({"loss_multiplier": 0.5, "ship_values": "[1;2;3;1;2]",
+                                         "allow_repeated_shots": False}),
+    # A 5 x 3 sea that four ships of 3 nearly fill: a placement that leaves no room for the
+    # ships still to place is refused (one placement in five in random games), and firing at
+    # every cell once sinks a fleet; short games for CI.
+    "battleship-crowded": _battleship({"board_width": 5, "board_height": 3, "ship_sizes": "[3;3;3;3]",
+                                       "ship_values": "[1;1;1;1]", "num_shots": 15,
+                                       "allow_repeated_shots": False}),
+})
+
+
+# -- ludo (OpenSpiel's maedn) ----------------------------------------------------------------------
+
+_LUDO_PASS, _LUDO_BRING_IN, _LUDO_FIELD_OFFSET = 0, 1, 2
+
+
+def _ludo_move(state, player, action) -> str:
+    """A chance action a rolls a + 1. Action 0 passes, 1 brings a piece in, and 2 + k moves
+    the piece on field k counted from the mover's own start field (40 to 43 its goal
+    fields), which is how the ruleset counts a player's fields too."""
+    if player < 0:
+        return f"chance(roll={action + 1})"
+    if action == _LUDO_PASS:
+        return "pass"
+    if action == _LUDO_BRING_IN:
+        return "bring_in"
+    return f"move(field={action - _LUDO_FIELD_OFFSET})"
+
+
+# OpenSpiel's returns are the ruleset's scores: player count - 1 to the winner, -1 to the rest.
+GAMES["ludo"] = Lockstep("ludo", "maedn", 2, _ludo_move, _scores)
+GAMES["ludo-side-by-side"] = Lockstep("ludo", "maedn", 2, _ludo_move, _scores,
+                                      params={"twoPlayersOpposite": False},
+                                      options={"two_players_opposite": False})
+GAMES["ludo-3"] = Lockstep("ludo", "maedn", 3, _ludo_move, _scores, params={"players": 3})
+GAMES["ludo-4"] = Lockstep("ludo", "maedn", 4, _ludo_move, _scores, params={"players": 4})
 
 # -- goofspiel: simultaneous nodes, and a known difference ----------------------------------------
 

@@ -35,6 +35,23 @@ MAX_KEYS = 10_000  # keys of one keyed variable or zone: every state copy carrie
 MAX_ASKING = 4  # has_move inside the rules of an action has_move asks about, nested
 
 
+class _MoveFound(BaseException):
+    """Raised by `_FirstMoveSink` at the first legal move.  A BaseException, so that a
+    generated listing's fallback (which catches Exception) does not list again."""
+
+
+class _FirstMoveSink(list):
+    """What `has_move` hands a listing: one move answers the question, so the listing
+    stops there rather than working out the rest of the action's moves."""
+
+    def append(self, move):
+        raise _MoveFound
+
+    def extend(self, moves):
+        for _ in moves:
+            raise _MoveFound
+
+
 class Game:
     def __init__(self, rules, players: int, options: dict | None = None):
         info = rules.ruleset.game
@@ -413,13 +430,12 @@ class Game:
                 if action is None:
                     fail(f"has_move: there is no action '{name}'")
                 ctx = Ctx(self, asking.state)
-                found: list = []
                 try:
-                    action.enumerate(ctx, player, found)
+                    action.enumerate(ctx, player, _FirstMoveSink())
+                except _MoveFound:
+                    return True
                 finally:
                     asking.charge(ctx.cost)
-                if found:
-                    return True
             return False
         finally:
             self._asking -= 1

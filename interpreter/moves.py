@@ -234,8 +234,8 @@ def enumerate_action(ctx, action, player: int, out: list):
         domain = domain_fn(ctx)
         if type(domain) is not tuple:  # an `any`-typed domain is checked when it is used
             domain = want_list(domain, f"the choices of '{name}'")
+        ctx.charge(len(domain))  # a step per choice, charged before the first is tried
         for value in domain:
-            ctx.charge(1)
             bindings[name] = value
             if checks and not passes(checks):
                 continue

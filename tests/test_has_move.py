@@ -116,6 +116,19 @@ def test_a_requirement_asking_about_its_own_action_stops_at_the_depth_limit(tmp_
     assert info.value.code == "R702"
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_answer_comes_from_the_first_legal_move_and_the_listing_stops_there(tmp_path, backend):
+    # `probe`, which no decision offers, divides by zero at its second choice: the flow's
+    # has_move is answered by the first choice and never works out the second.
+    text = LANE.replace("has_move(player, ['step'])", "has_move(player, ['probe'])").replace("actions:\n", (
+        "actions:\n  probe:\n    params: {by: \"[1, 2]\"}\n    require: [\"12 // (2 - by) > 0\"]\n"), 1)
+    game, _ = _game(tmp_path, text, backend)
+    state = game.new_state(0)
+    for _ in range(3):
+        state = game.apply(state, game.legal_moves(state)[0])
+    assert state.move_count == 3 and not state.over
+
+
 def test_a_definition_may_not_take_a_library_functions_name(tmp_path):
     # `has_move` as a definition would be silently replaced by the library's at every call.
     text = LANE.replace("actions:\n", "define:\n  has_move: {params: [p, a], expr: \"true\"}\nactions:\n", 1)
