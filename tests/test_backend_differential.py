@@ -22,7 +22,7 @@ from ruleset_support import every_configuration
 
 ROOT = Path(__file__).resolve().parent.parent
 # Hundreds to thousands of moves (backgammon: about 200, each listing dozens of two-step moves).
-LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter", "backgammon", "chess"}
+LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter", "backgammon", "chess", "quoridor"}
 
 
 @pytest.mark.parametrize("name,players", list(every_configuration()))

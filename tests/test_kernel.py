@@ -16,7 +16,7 @@ from meeple.interpreter.flowgraph import CHANCE
 
 from ruleset_support import every_configuration, playout_errors, write_ruleset
 
-LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter"}
+LONG = {"valdora", "freyas-folly", "zavandor", "treasure-hunter", "quoridor"}  # one playout each
 
 
 def uniform(game, state, moves, rng):
