@@ -39,6 +39,7 @@ from meeple.interpreter.game import CHANCE
 from meeple.interpreter.loading import find_ruleset
 
 from .lockstep_games import GAMES, Lockstep
+from .step_runners import draw_chance
 
 PROBABILITY_TOLERANCE = 1e-9
 RETURNS_TOLERANCE = 1e-9
@@ -193,7 +194,7 @@ class _Sides:
         for text, p in theirs.items():
             if abs(p - ours[text][1]) > PROBABILITY_TOLERANCE:
                 raise _Differs(f"probabilities of {text}", p, ours[text][1])
-        action = _draw(outcomes, self.rnd)
+        action = draw_chance(outcomes, self.rnd)
         self._note(CHANCE, action, translated)
         self.m = self.game.apply(self.m, ours[translated[action]][0])
         self.os.apply_action(action)
@@ -259,16 +260,6 @@ def _same_moves(translated: dict, meeple: dict, what: str = "legal moves") -> No
         raise _Differs(what, f"also {only_os}", f"also {only_m}")
 
 
-def _draw(outcomes, rnd) -> int:
-    """A chance outcome with its probability (the last one takes any rounding left)."""
-    x, total = rnd.random(), 0.0
-    for action, p in outcomes:
-        total += p
-        if x < total:
-            return action
-    return outcomes[-1][0]
-
-
 # -- speed ---------------------------------------------------------------------------------------
 
 def playouts_per_second(spec: Lockstep, seconds: float, backend: str | None = None) -> dict:
@@ -290,7 +281,7 @@ def playouts_per_second(spec: Lockstep, seconds: float, backend: str | None = No
         rnd, state = random.Random(i), os_game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_draw(state.chance_outcomes(), rnd))
+                state.apply_action(draw_chance(state.chance_outcomes(), rnd))
             elif state.is_simultaneous_node():
                 state.apply_actions([rnd.choice(state.legal_actions(p) or [0])
                                      for p in range(os_game.num_players())])

@@ -38,6 +38,7 @@ import types
 from meeple.interpreter import list_rulesets, load_game
 
 from .baselines import BASELINES
+from .step_runners import openspiel_game, openspiel_playout, step_api_playout
 
 BACKENDS = ("reference", "compiled")
 SAMPLED_STATES = 40  # states per game whose legal moves are timed
@@ -191,6 +192,11 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
     row: dict = {"game": name, "runners": {}}
     games = {backend: load_game(name, backend=backend) for backend in backends}
     players = {backend: engine_playout(game) for backend, game in games.items()}
+    stepped = "compiled" if "compiled" in games else backends[0]
+    players[f"{stepped} steps"] = step_api_playout(games[stepped])
+    os_game = openspiel_game(name, games[stepped].player_count)
+    if os_game is not None:
+        players["OpenSpiel"] = openspiel_playout(os_game)
     base = BASELINES.get(name)
     slowest = 0.0
     for play in players.values():
@@ -210,6 +216,8 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
         r["bytes_per_state"] = round(bytes_per_kept_state(game))
         r["bytes_per_packed"] = round(bytes_per_kept_state(game, packed=True))
         row["runners"][backend] = r
+    for extra in [n for n in players if n not in games]:  # the step API and OpenSpiel: rates only
+        row["runners"][extra] = {**rates[extra], "legal_moves_ms": None, "bytes_per_state": None}
     if base is not None:
         r = rates["hand-written"]
         r["legal_moves_ms"] = None
@@ -225,9 +233,10 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
         else:
             ratios["compiled_vs_reference_moves"] = runners["compiled"]["moves_per_s"] / \
                 runners["reference"]["moves_per_s"]
+    timed = [n for n in runners if n not in ("hand-written", "OpenSpiel")]
     if base is not None:
-        for backend in backends:
-            ratios[f"{backend}_vs_hand_written_playouts"] = runners[backend]["playouts_per_s"] / \
+        for runner in timed:
+            ratios[f"{runner}_vs_hand_written_playouts"] = runners[runner]["playouts_per_s"] / \
                 runners["hand-written"]["playouts_per_s"]
         if runners["hand-written"]["bytes_per_state"]:
             for backend in backends:
@@ -235,6 +244,10 @@ def bench_game(name: str, seconds: float, backends=BACKENDS) -> dict:
                     runners["hand-written"]["bytes_per_state"]
                 ratios[f"{backend}_packed_vs_hand_written_memory"] = runners[backend]["bytes_per_packed"] / \
                     runners["hand-written"]["bytes_per_state"]
+    if "OpenSpiel" in runners:
+        for runner in timed:
+            ratios[f"{runner}_vs_openspiel_playouts"] = runners[runner]["playouts_per_s"] / \
+                runners["OpenSpiel"]["playouts_per_s"]
     row["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     for r in runners.values():
         r.pop("games", None)  # each game's moves and time: only for the ratio above
@@ -252,7 +265,7 @@ def run_bench(games=None, seconds: float = 3.0, as_json: bool = False, backends=
 
 
 HEADERS = ("game", "runner", "playouts/s", "moves/s", "ms/legal", "KiB/state", "KiB/packed", "moves/s ÷ ref",
-           "playouts/s ÷ hand", "KiB ÷ hand", "packed ÷ hand")
+           "playouts/s ÷ hand", "playouts/s ÷ OpenSpiel", "KiB ÷ hand", "packed ÷ hand")
 
 
 def table_rows(rows):
@@ -262,13 +275,14 @@ def table_rows(rows):
         for i, (runner, r) in enumerate(row["runners"].items()):
             vs_ref = ratios.get("compiled_vs_reference_moves") if runner == "compiled" else None
             per_s = r["playouts_per_s"]
-            kib = r["bytes_per_state"] / 1024 if r["bytes_per_state"] else None
+            kib = r["bytes_per_state"] / 1024 if r.get("bytes_per_state") else None
             packed = r["bytes_per_packed"] / 1024 if r.get("bytes_per_packed") else None
             shown = f"{runner} ({row['tier']})" if runner == "compiled" and row.get("tier") else runner
             yield [f"{row['game']} ({row['players']}p)" if i == 0 else "", shown,
                    f"{per_s:,.1f}" if per_s < 100 else f"{per_s:,.0f}", f"{r['moves_per_s']:,.0f}",
                    _num(r["legal_moves_ms"], "{:.3f}"), _num(kib, "{:.2f}"), _num(packed, "{:.2f}"),
                    _num(vs_ref, "{:.1f}×"), _ratio(ratios.get(f"{runner}_vs_hand_written_playouts")),
+                   _ratio(ratios.get(f"{runner}_vs_openspiel_playouts")),
                    _num(ratios.get(f"{runner}_vs_hand_written_memory"), "{:.1f}×"),
                    _num(ratios.get(f"{runner}_packed_vs_hand_written_memory"), "{:.1f}×")]
         yield None

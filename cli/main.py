@@ -433,7 +433,7 @@ def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every
           backend: Optional[str] = typer.Option(None, "--backend", help="measure only this back end "
                                                 "(default: both, with their ratio)")):
     """Playouts/s, moves/s, legal-move time and memory per state of each back end,
-    next to the hand-written baselines."""
+    next to the step API, the hand-written baselines and OpenSpiel's game of the same rules."""
     from meeple.benchmarks.playouts import run_bench
     backend = _checked_backend(backend)
     run_bench(games or None, seconds, as_json, (backend,) if backend else BACKENDS)

@@ -170,8 +170,11 @@ def test_bench_measures_both_backends_and_their_ratio():
         assert row["same_games"] == min(row["runners"]["reference"]["playouts"], row["runners"]["compiled"]["playouts"])
         assert "games" not in row["runners"]["compiled"]
         assert row["tier"] == "fused"  # which generated playout the compiled runner played
+        steps = row["runners"]["compiled steps"]  # the step API: legal_moves and apply
+        assert steps["playouts"] >= 1 and steps["moves_per_s"] > 0 and steps["legal_moves_ms"] is None
     ttt = rows[1]
     assert ttt["runners"]["hand-written"]["playouts_per_s"] > 0  # tic-tac-toe has a baseline
+    assert ttt["ratios"]["compiled steps_vs_hand_written_playouts"] > 0
     assert ttt["ratios"]["compiled_vs_hand_written_playouts"] > 0
     assert ttt["ratios"]["compiled_packed_vs_hand_written_memory"] > 0
 
@@ -206,6 +209,20 @@ def test_a_runner_whose_games_are_long_still_plays_the_fewest_games_compared():
     assert [m for m, _ in rates["slow"]["games"]] == [m for m, _ in rates["fast"]["games"][:5]]
 
 
+def test_bench_sets_openspiel_beside_a_game_it_has_and_plays_the_same_games():
+    pytest.importorskip("pyspiel")
+    from meeple.benchmarks.playouts import bench_game
+    row = bench_game("nim", 0.05)
+    os_runner = row["runners"]["OpenSpiel"]
+    assert os_runner["playouts"] >= 6 and os_runner["moves_per_s"] > 0
+    for runner in ("reference", "compiled", "compiled steps"):
+        assert row["ratios"][f"{runner}_vs_openspiel_playouts"] > 0
+    # a random game of nim from 3, 4 and 5 objects lasts 2 to 12 moves on either side
+    played = row["runners"]["OpenSpiel"]["moves_per_s"] / os_runner["playouts_per_s"]
+    assert 2 <= played <= 12
+    assert "OpenSpiel" not in bench_game(str(ROOT / "examples" / "high-card"), 0.01)["runners"]  # not an OpenSpiel game
+
+
 def test_bench_of_one_backend_prints_a_table():
     r = meeple("bench", "nim", "--seconds", "0.05", "--backend", "compiled")
     assert r.returncode == 0, r.stderr
@@ -218,5 +235,7 @@ def test_bench_markdown_is_the_same_table():
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if line.startswith("| ")]
     assert lines[0].startswith("| game | runner | playouts/s | moves/s |") and lines[0].endswith("KiB ÷ hand | packed ÷ hand |")
-    assert [line.split(" | ")[1] for line in lines[2:]] == ["reference", "compiled (fused)", "hand-written"]
+    runners = [line.split(" | ")[1] for line in lines[2:]]
+    assert runners in (["reference", "compiled (fused)", "compiled steps", "OpenSpiel", "hand-written"],
+                       ["reference", "compiled (fused)", "compiled steps", "hand-written"])  # without OpenSpiel
     assert all(line.count(" | ") == lines[0].count(" | ") for line in lines)
