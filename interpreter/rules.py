@@ -24,6 +24,7 @@ from .context import RuleError
 from .effects import EffectCompiler
 from .flowgraph import FlowBuilder
 from .knowledge import Sides
+from .memo_keys import memo_keyable
 from .moves import enumerate_action, requirement_levels
 from .targets import compile_place
 
@@ -363,11 +364,12 @@ def _memo_value(name, fn):
 
 
 def _memo_call(name, fn):
-    """A function that reads no state gives one result per game and text/int arguments."""
+    """A function that reads no state gives one result per game and set of arguments
+    (ints, texts and lists of them: memo_keys)."""
     def call(ctx, *args):
         for a in args:
             t = type(a)
-            if t is not str and t is not int:
+            if t is not str and t is not int and not memo_keyable(a):
                 return fn(ctx, *args)
         key = (name, *args)
         memo = ctx.game.memo

@@ -277,7 +277,7 @@ class GeneratedModule:
             entry, lookup = self.state_memo_lookup(name, list(params.values()), *reads)
             lines += lookup
         if pure:  # a value already known costs no more than the call, as in the reference (rules._memo_call)
-            flat = " and ".join(f"(type({p}) is int or type({p}) is str)" for p in params.values())
+            flat = " and ".join(f"(type({p}) is int or type({p}) is str or _memo_keyable({p}))" for p in params.values())
             memo_key = f"({name!r}, {''.join(p + ', ' for p in params.values())})" if params else repr(name)
             lines.append("    M = ctx.game.memo")
             test = f"{flat} and {memo_key} in M" if flat else f"{memo_key} in M"

@@ -20,6 +20,7 @@ from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT,
 from meeple.dsl.values import Item
 
 from ..context import COST_LIMIT
+from ..memo_keys import memo_keyable
 from ..moves import Move, cost_shortfall
 
 
@@ -339,5 +340,5 @@ NAMES = {
     "_min_": int_min, "_max_": int_max, "_count_of_": count_text, "_concat_": concat_lists,
     "_len_": length, "_range_": int_range, "_sum_": int_sum,
     "_dom": domain, "_unaffordable": unaffordable, "_from_reference": from_reference, "_answered": answered, "Move": Move, "Item": Item, "MAX_INT": MAX_INT,
-    "_KEYABLE": frozenset({int, str, Item}), "MEMO_LIMIT": 100_000, "_NEW_SITE": _NEW_SITE, "_MemoSite": MemoSite, "_FLAT": frozenset({int, str, bool, type(None)}),
+    "_KEYABLE": frozenset({int, str, Item}), "_memo_keyable": memo_keyable, "MEMO_LIMIT": 100_000, "_NEW_SITE": _NEW_SITE, "_MemoSite": MemoSite, "_FLAT": frozenset({int, str, bool, type(None)}),
 }
