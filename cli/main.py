@@ -442,10 +442,17 @@ def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every
 @app.command("compile")
 def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
                 output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here "
-                                                      "(default: standard output)")):
+                                                      "(default: standard output)"),
+                explain: bool = typer.Option(False, "--explain", help="instead of the module, say which "
+                                             "generated playout plays the ruleset and, file:line:col, "
+                                             "what keeps it out of the fastest")):
     """Write the Python module the compiled back end generates for a ruleset, to read
     next to the YAML (each function names the line it comes from)."""
     rules = load_rules(game, "compiled")
+    if explain:
+        from meeple.interpreter.codegen.explain_tier import tier_explanation
+        print(tier_explanation(rules), end="")
+        return
     text = rules.source()  # with the playout function, which a game writes on its first playout
     if output:
         output.write_text(text, encoding="utf-8")

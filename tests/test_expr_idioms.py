@@ -350,7 +350,7 @@ def test_the_fused_tier_plays_the_idioms_it_takes_as_the_loop_plays_them(tmp_pat
 
 def test_what_the_fused_tier_leaves_to_the_kernel_is_named_with_its_place(tmp_path):
     why = reasons(load_game(PANCAKES, backend="compiled").rules)
-    assert why == ["variable 'seen' of type set[str], at file 1, line 23, column 3: sets are not among the tier's types"]
+    assert why == ["variable 'seen' of type set[str] (sets are not among the tier's types), at file 1, line 23, column 3"]
     text = PANCAKE_TEXT.replace('require: ["let after', 'require: ["k in {2, 3, 4, 5, 6}", "let after')
     why = reasons(load_game(write_ruleset(tmp_path, text, "pancake-set"), backend="compiled").rules)
     assert why == ["sets (the function 'set'), at file 1, line 21, column 21"]

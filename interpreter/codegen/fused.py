@@ -78,10 +78,26 @@ _BOARD_WALKS_UNCHECKED = {"hop_targets": "_fz_hop_walk"}  # the walk itself, onc
 _FIRST_LAST = {"first": "_first", "last": "_last"}  # their helpers' names in the generated module
 
 
+def located_reasons(rules) -> list[tuple]:
+    """Every reason `rules` is outside the fused tier with where it is written: (message,
+    span or None), each once, in the order met.  See `reasons`."""
+    writer = _FusedWriter(rules)
+    try:
+        found = writer.shape_reasons()
+        if not found:
+            writer.check()
+    except Unsupported as exc:
+        return [(str(exc), exc.span)]
+    except Exception as exc:  # noqa: BLE001 - reported, so that a test sees it
+        return [(f"the writer failed: {type(exc).__name__}: {exc}", None)]
+    return found
+
+
 def unsupported(rules) -> str | None:
-    """Why `rules` is outside the fused tier (the first reason), or None when it is inside."""
-    found = reasons(rules)
-    return found[0] if found else None
+    """Why `rules` is outside the fused tier (the first reason, without its place), or
+    None when it is inside."""
+    found = located_reasons(rules)
+    return found[0][0] if found else None
 
 
 def reasons(rules) -> list[str]:
@@ -89,16 +105,8 @@ def reasons(rules) -> list[str]:
     playouts (`meeple compile` prints them): each variable, action, item kind, decision
     and the like that the tier does not take; when the ruleset's shape is inside, the
     first expression or effect the writer cannot write.  Empty when it is inside."""
-    writer = _FusedWriter(rules)
-    try:
-        found = writer.shape_reasons()
-        if not found:
-            writer.check()
-    except Unsupported as exc:
-        return [str(exc)]
-    except Exception as exc:  # noqa: BLE001 - reported, so that a test sees it
-        return [f"the writer failed: {type(exc).__name__}: {exc}"]
-    return found
+    at = _FusedWriter(rules).at  # a file by its number: the note goes into the module's text
+    return [why if span is None else f"{why}, at {at(span)}" for why, span in located_reasons(rules)]
 
 
 def build_fused(rules, players: int | None = None):
@@ -164,33 +172,33 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             try:
                 return test(*args)
             except Unsupported as exc:
-                found.append(str(exc))
+                found.append((str(exc), exc.span))
                 return None
         for trigger in (getattr(rs, "triggers", None) or {}).values():
             if trigger.on is None:  # tried after every effect until none runs
-                found.append(f"trigger '{trigger.name}' runs on a condition, not on an event")
+                found.append((f"trigger '{trigger.name}' runs on a condition, not on an event", trigger.span))
         note(self.check_zones)
         if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
-            found.append(f"a board of more than {MAX_NODES} nodes")
+            found.append((f"a board of more than {MAX_NODES} nodes", None))
         for name, decl in rs.variables.items():
             t = note(self.var_type, decl)
             if t is not None:
                 self.types[name] = t
         for p in self.rules.points:
             if p.code == DECIDE and p.kind not in ("choose", "simultaneous", "respond"):
-                found.append(f"a '{p.kind}' decision")
+                found.append((f"a '{p.kind}' decision", p.span))
             elif not self.runs(p) or p.code not in _FLOW_POINTS:
-                found.append(f"a flow point '{p.op}'")
+                found.append((f"a flow point '{p.op}'", p.span))
             elif p.code == DECIDE and p.allow_pass and p.kind == "simultaneous":
-                found.append("a simultaneous decision that may be passed")
+                found.append(("a simultaneous decision that may be passed", p.span))
         for action in rs.actions.values():
             if action.then_required:  # each candidate's effects tried on the locals, and undone
                 why = self.then_required_reason(action)
                 if why is not None:
-                    found.append(why)
+                    found.append((why, action.span))
         note(self.check_definitions)
         note(self.check_flow_reads)
-        return list(dict.fromkeys(found))  # each once, in the order met
+        return list(dict.fromkeys(found))  # each once, in the order met (spans are frozen records)
 
     def var_type(self, decl) -> str:
         t = decl.type
@@ -205,15 +213,15 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
         if t is not None and t.name == "set":
-            raise Unsupported(f"variable '{decl.name}' of type {t}, at {self.at(decl.span)}: sets are not among the tier's types")
+            raise Unsupported(f"variable '{decl.name}' of type {t} (sets are not among the tier's types)", decl.span)
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
-            raise Unsupported(f"variable '{decl.name}' of type {t}")
+            raise Unsupported(f"variable '{decl.name}' of type {t}", decl.span)
         inner = t.name if t.name in _SCALARS else "list:int"
         if decl.per is None:
             return inner
         if inner not in _SCALARS:
-            raise Unsupported(f"variable '{decl.name}': a list per {'player' if decl.per == 'player' else 'key'}")
+            raise Unsupported(f"variable '{decl.name}': a list per {'player' if decl.per == 'player' else 'key'}", decl.span)
         return ("pmap:" if decl.per == "player" else "map:") + inner
 
     def check_definitions(self) -> None:
@@ -225,7 +233,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             while todo:
                 n = todo.pop()
                 if n == start:
-                    raise Unsupported(f"definition '{start}' calls itself")
+                    raise Unsupported(f"definition '{start}' calls itself", self.rs.defines[start].span)
                 if n not in seen:
                     seen.add(n)
                     todo += calls.get(n, ())
@@ -244,7 +252,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                     for n in _walk(expr):
                         read = n.name if isinstance(n, A.Name) else (n.func if isinstance(n, A.Call) else None)
                         if read in state_names:
-                            raise Unsupported(f"the '{key}' of a '{node.kind}' step reads the state ('{read}')")
+                            raise Unsupported(f"the '{key}' of a '{node.kind}' step reads the state ('{read}')", n.span)
 
     # -- writing ------------------------------------------------------------------------------
     def build(self):
@@ -857,7 +865,16 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
     def expr(self, node, env: dict, depth: int = 0) -> tuple[str, str]:
         """Python source for `node` over the tier's locals, and its type.  `env` maps the
         names bound here (parameters, the mover, comprehension variables, a definition's
-        parameters) to their source and type."""
+        parameters) to their source and type.  What the tier cannot write is reported at
+        the innermost expression that holds it."""
+        try:
+            return self._expr(node, env, depth)
+        except Unsupported as exc:
+            if exc.span is None:
+                exc.span = getattr(node, "span", None)
+            raise
+
+    def _expr(self, node, env: dict, depth: int) -> tuple[str, str]:
         if depth > 40:
             raise Unsupported("definitions nested too deeply to inline")
         e = lambda n, env=env: self.expr(n, env, depth + 1)  # noqa: E731
@@ -987,7 +1004,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         if op == "**":  # never inline: the library refuses a huge exponent first
             if lt == rt == "int":
                 return f"_fz_pow({l}, {r})", "int"
-            raise Unsupported(f"'**' on {lt} and {rt}, at {self.at(node.span)}")
+            raise Unsupported(f"'**' on {lt} and {rt}", node.span)
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
             if _within_limit(self.int_range(node, env)):
                 return f"({l} {op} {r})", "int"

@@ -48,7 +48,7 @@ class Idioms:
         raises, and the loop reports what the reference reports)."""
         obj, ot = self.expr(node.obj, env, depth + 1)
         if not (ot.startswith("list:") or ot == "str"):
-            raise Unsupported(f"a slice of a {ot}, at {self.at(node.span)}")
+            raise Unsupported(f"a slice of a {ot}", node.span)
         bounds = []
         for part in (node.start, node.stop, node.step):
             if part is None:
@@ -56,7 +56,7 @@ class Idioms:
                 continue
             text, t = self.expr(part, env, depth + 1)
             if t != "int":
-                raise Unsupported(f"a slice bound of type {t}, at {self.at(part.span)}")
+                raise Unsupported(f"a slice bound of type {t}", part.span)
             bounds.append(text)
         return f"{self.walked(obj)}[{bounds[0]}:{bounds[1]}:{bounds[2]}]", ot
 
@@ -65,7 +65,7 @@ class Idioms:
         function is Unsupported."""
         f, args = node.func, node.args
         if f in _SETS:
-            raise Unsupported(f"sets (the function '{f}'), at {self.at(node.span)}")
+            raise Unsupported(f"sets (the function '{f}')", node.span)
         if f == "range" and len(args) == 3:
             parts = [self.expr(a, env, depth + 1) for a in args]
             if all(t == "int" for _, t in parts):  # charged as the reference charges it
@@ -92,7 +92,7 @@ class Idioms:
             x = f"tuple({x})" if t.startswith("list:") else x  # a list here may be a range
             return f"{self.module.library_function('key_of')}(ctx, {x})", "str"
         if f in ("take_while", "drop_while", "join", "key_of") or (f == "range" and len(args) == 3):
-            raise Unsupported(f"the function '{f}' on these arguments, at {self.at(node.span)}")
+            raise Unsupported(f"the function '{f}' on these arguments", node.span)
         return None
 
 

@@ -26,7 +26,12 @@ from .safe_source import ident
 
 
 class Unsupported(Exception):
-    """This ruleset uses something the fused tier does not compile."""
+    """This ruleset uses something the fused tier does not compile, written at `span`
+    when it is known (the innermost expression being written, if nothing nearer)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
 
 
 class ZonesAndEffects:
