@@ -62,12 +62,14 @@ _SCALARS = ("int", "str", "bool")
 _PY = {"int": "int", "str": "str", "bool": "bool"}
 # Library functions whose value depends only on their (constant) arguments and the game:
 # called once per playout through the real implementation.  name -> result type.
-_CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int"}
+_CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int",
+             "directions": "list:str"}  # (but the knight's moves: pairs of ints, not taken)
 # Library functions called through the real implementation each time: name -> result type.
 # Library functions of ints alone that read nothing else: name -> how many arguments.
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
-           "counterclockwise": "list:int", "within": "list:str"}
+           "counterclockwise": "list:int", "within": "list:str",
+           "row_of": "int", "col_of": "int", "ray": "list:str"}  # a grid's geometry
 # Library functions of a board and their arguments alone, whose arguments change during
 # a game: name -> the argument types after the board's name, the result.  Each value is
 # kept per game by the values of its arguments (a listing asks for the same walk for
@@ -1190,7 +1192,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                 self.temps += 1
                 seq = f"_s{self.temps}"
                 return f"({seq}[{0 if f == 'first' else -1}] if ({seq} := {x}) else _stop())", t[5:]
-        if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
+        if f in _CONSTANT and all(isinstance(a, A.Const) for a in args) and \
+                not (f == "directions" and args and args[0].value == "knight"):
             key = (f, tuple(a.value for a in args))
             self.module.library_function(f)
             name = self.consts.setdefault(key, ident("c", len(self.consts)))

@@ -1,0 +1,54 @@
+"""The grid's geometry in the fused tier (issue 43): `directions` of a named set, `ray`,
+`row_of` and `col_of` are functions of the board and their arguments, kept per call site
+and arguments like the other board functions, so a ruleset that walks a grid's lines
+plays its random playouts in the fastest tier, the same playouts as the loop's."""
+from __future__ import annotations
+
+from flow_idiom_support import check_both_playout_tiers, check_lockstep
+
+# Two runners slide along a 5x5 grid's rows and columns, up to the first burnt or taken
+# cell; the cell left behind burns.
+GRID_RACE = """game: {name: grid-race, players: 2}
+boards:
+  field:
+    grid: {rows: 5, cols: 5}
+variables:
+  at: {per: player, type: str, initial: "'a1' if player == 0 else 'e5'"}
+  burnt: {type: "list[str]", initial: "[]"}
+  moves: {type: int, initial: 0}
+define:
+  free: {params: [c], expr: "c not in burnt and c != at[0] and c != at[1]"}
+  targets: {params: [p], expr: "[c for d in directions('orthogonal') for c in take_while(ray('field', at[p], d), x => free(x))]"}
+  progress: {params: [p], expr: "(row_of('field', at[0]) if p == 0 else 4 - row_of('field', at[1])) * 10 + col_of('field', at[p])"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [slide, wait]
+actions:
+  slide:
+    params: {to: "targets(player)"}
+    effects: ["burnt = burnt + [at[player]]", "at[player] = to", "moves += 1"]
+  wait:
+    effects: ["moves += 1"]
+end:
+  - when: "row_of('field', at[0]) == 4 or row_of('field', at[1]) == 0 or moves >= 40"
+scoring:
+  score: "progress(player)"
+"""
+
+
+def test_a_grid_walking_ruleset_plays_in_the_fused_tier_as_the_loop_plays(tmp_path, monkeypatch):
+    check_both_playout_tiers(tmp_path, monkeypatch, GRID_RACE, "grid-race", 2)
+
+
+def test_both_back_ends_agree_at_every_step(tmp_path):
+    check_lockstep(tmp_path, GRID_RACE, "grid-race", 2, seed=5)
+
+
+def test_the_knights_moves_stay_outside_the_tier(tmp_path):
+    from meeple.interpreter.codegen.fused import located_reasons
+    from flow_idiom_support import game_of
+    text = GRID_RACE.replace("directions('orthogonal')", "[d for d in directions('orthogonal') if len(directions('knight')) > 0]")
+    found = located_reasons(game_of(tmp_path, text, "compiled", "grid-knight", 2).rules)
+    assert [why for why, _ in found] == ["the function 'directions'"]
