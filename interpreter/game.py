@@ -18,7 +18,7 @@ from meeple.dsl.eval_errors import EvalError, EvalLimitError
 from meeple.dsl.functions import fail, want_list
 from meeple.dsl.values import Item, option_value
 
-from . import draw_points, rng
+from . import draw_points, kernel_step, rng
 from .context import Ctx, RuleError, Stalled
 from .draws import may_draw, mixed
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
@@ -81,7 +81,12 @@ class Game:
         self._may_draw = may_draw(rules.ruleset)  # can an effect draw (a shuffle, a bag)?
         self.on_skip = None  # analysis hook: called when nobody can act at a decision
         self._within = None  # while trying a move for `then_required`: the points its walk may visit
-        self.kernel_fallbacks = 0  # playouts and walks the kernel handed back to the loop (tests read it)
+        self.kernel_fallbacks = 0  # playouts, walks and steps the kernel handed back to the loop (tests read it)
+        # Whether `apply` asks the back end's playout function to play its move (kernel_step.py):
+        # None for whichever way is faster for this game, as a trial of its first steps finds.
+        self._steps_by_kernel = None if getattr(rules, "playout_kernel", None) is not None else False
+        self._step_trial = None
+        self.kernel_steps = 0  # moves `apply` had the playout function play (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
         self.memo: dict = {}  # values of the definitions that read no state (rules.py)
@@ -133,6 +138,7 @@ class Game:
             if first is not None:
                 state = first.copy()
                 state.rng = rng.seed_state(seed)
+                state._moves = first._moves  # listed once: they depend on nothing the seed changes
                 return state
             if self._before_walk is not None:
                 return self._walk_to_first_decision(self._fresh_before_walk(seed), lambda: self._fresh_before_walk(seed))
@@ -145,6 +151,7 @@ class Game:
         state = self._walk_to_first_decision(state)
         if state.rng == rng.seed_state(seed) and self.on_skip is None:
             self._first_state = state.copy()
+            self._first_state._moves = state._moves
         return state
 
     def _before_setup(self, seed: int) -> State:
@@ -568,6 +575,11 @@ class Game:
         return self._play(state, move)
 
     def _play(self, state: State, move: Move) -> State:
+        if self._steps_by_kernel is not False:
+            return kernel_step.play(self, state, move)
+        return self._play_by_loop(state, move)
+
+    def _play_by_loop(self, state: State, move: Move) -> State:
         new = state.copy()
         self._play_in_place(new, move)
         return new

@@ -23,7 +23,7 @@ from meeple.dsl.values import Item
 
 class State:
     __slots__ = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",
-                 "end_reason", "phase", "log", "move_count", "drawing", "_moves", "_shown", "_where")
+                 "end_reason", "phase", "log", "move_count", "drawing", "_moves", "_shown", "_where", "_settled")
 
     def __init__(self):
         self.vars: dict = {}
@@ -43,6 +43,7 @@ class State:
         self._moves = None  # cache of legal moves; not part of the state's identity
         self._shown = None  # the same moves, named as their movers may name them
         self._where = None  # (zone contents, item id -> place): knowledge.locate
+        self._settled = None  # what a step by the playout function left (kernel_step.py)
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -63,6 +64,7 @@ class State:
         new._moves = None
         new._shown = None
         new._where = self._where  # checked against the zones before use
+        new._settled = None
         return new
 
     # -- identity ----------------------------------------------------------

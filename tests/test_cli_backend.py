@@ -37,7 +37,7 @@ def test_compile_writes_the_generated_module_to_stdout():
     # Comments give the file's number, the line and the column, never the path (installed or not).
     assert re.search(r"\n# 1:\d+:\d+  ", r.stdout) and "game.yaml" not in r.stdout
     assert "\ndef E0(ctx):" in r.stdout
-    assert "\ndef FUSED(game, state, below, limit, played, drawn):" in r.stdout  # the playout too
+    assert "\ndef FUSED(game, state, below, limit, played, drawn, settled=False):" in r.stdout  # the playout too
     assert "# Random playouts: `def FUSED` below" in r.stdout  # said after the header
     ast.parse(r.stdout)  # readable Python, as an author opens it
 
@@ -45,7 +45,7 @@ def test_compile_writes_the_generated_module_to_stdout():
 def test_compile_shows_the_playout_kernel_of_a_ruleset_outside_the_fused_tier(tmp_path):
     r = meeple("compile", write_ruleset(tmp_path, FOUR_REASONS, "four-reasons"))
     assert r.returncode == 0, r.stderr
-    assert "\ndef PLAYOUT(game, state, below, limit, played, drawn):" in r.stdout
+    assert "\ndef PLAYOUT(game, state, below, limit, played, drawn, settled=False):" in r.stdout
     # What keeps it out of the fused tier, every piece, before the first function.
     note = r.stdout[:r.stdout.index("\ndef ")]
     assert "# Random playouts: `def PLAYOUT` below" in note
@@ -57,7 +57,7 @@ def test_compile_shows_the_definitions_the_move_by_move_path_keeps():
     r = meeple("compile", "zavandor")
     assert r.returncode == 0, r.stderr
     assert "ctx.game.memo.get(('state memo', 'wild_choices')" in r.stdout  # a definition kept by what it reads
-    assert "\ndef FUSED(game, state, below, limit, played, drawn):" in r.stdout  # and its playouts fused
+    assert "\ndef FUSED(game, state, below, limit, played, drawn, settled=False):" in r.stdout  # and its playouts fused
 
 
 def test_compile_to_a_file_writes_the_same_text(tmp_path):

@@ -45,6 +45,7 @@ from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms
 from .frame_room import padded
 from .safe_source import UnsafeSource, ident
 from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
+                          rows_back, keyed_back,
                           pair_loop, plain as _plain, PropColumn, take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE, DROP}  # one successor: followed in line
@@ -274,7 +275,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         bodies = _without_unread_budgets(bodies)
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
-        emit("def FUSED(game, state, below, limit, played, drawn):")
+        emit("def FUSED(game, state, below, limit, played, drawn, settled=False):")
         written_for = [] if self.players is None else [f"if ctx.player_count != {self.players}:", "    raise _KernelStop()"]
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
@@ -300,6 +301,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_FU=FACES["up"], _fz_FD=FACES["down"], _fz_fast_bits=_fast_bits, _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
+                       _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
@@ -428,56 +430,63 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                 f"    L[{bind.var!r}] = {sq}[{ix}]", f"    L[{test.index!r}] = {ix} + 1"], step.next
 
     def prologue(self) -> list[str]:
-        """Own copies of the variables' containers, and the proof of their types."""
+        """Own copies of the variables' containers, and the proof of their types: skipped
+        for a state this function handed back itself (`settled`, kernel_step.py), whose
+        values it wrote and nobody has replaced since."""
         lines = ["V = state.vars", *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")),
                  *(f"{w} = _MISSING" for w in self.witnesses)]
+        checks = []
         for name, t in self.types.items():
+            v, held = ident("v", name), f"V[{name!r}]"
             if t.startswith("map:"):
-                lines += [f"{ident('v', name)} = V[{name!r}] = dict(V[{name!r}])",
-                          f"for _x in {ident('v', name)}.values():",
-                          f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
+                lines.append(f"{v} = {held} = dict({held})")
+                checks += [f"for _x in {v}.values():", f"    if type(_x) is not {_PY[t[4:]]}:", "        raise _KernelStop()"]
             elif t.startswith("pmap:"):  # one value per player: a list while the playout runs
-                lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                          "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])",
-                          f"for _x in {ident('v', name)}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
+                lines.append(f"{v} = list({held})")
+                checks += [f"if type({held}) is not tuple or len({held}) != ctx.player_count:", "    raise _KernelStop()",
+                           f"for _x in {v}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
             elif t.startswith("gmap:"):  # texts to values; never changed in place, so not copied
-                lines += [f"{ident('v', name)} = V[{name!r}]",
-                          f"if type({ident('v', name)}) is not dict or not _fz_only_str.issuperset(map(type, {ident('v', name)})) or "
-                          f"not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {ident('v', name)}.values())):", "    raise _KernelStop()"]
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not dict or not _fz_only_str.issuperset(map(type, {v})) or "
+                           f"not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {v}.values())):", "    raise _KernelStop()"]
             elif t.startswith("glist:"):
-                lines += [f"{ident('v', name)} = V[{name!r}]",
-                          f"if type({ident('v', name)}) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, {ident('v', name)})):",
-                          "    raise _KernelStop()"]
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, {v})):",
+                           "    raise _KernelStop()"]
             elif t.startswith("plist:"):
-                lines += [f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                          "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])", f"for _l in {ident('v', name)}:",
-                          f"    if type(_l) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, _l)):",
-                          "        raise _KernelStop()"]
+                lines.append(f"{v} = list({held})")
+                checks += [f"if type({held}) is not tuple or len({held}) != ctx.player_count:", "    raise _KernelStop()",
+                           f"for _l in {v}:", f"    if type(_l) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, _l)):",
+                           "        raise _KernelStop()"]
             elif t.startswith(("pmapd:", "kmapd:")):  # the outer container is the playout's own
                 per_player = t.startswith("pmapd:")
                 inner = t.split(":", 1)[1]
-                lines += ([f"if type(V[{name!r}]) is not tuple or len(V[{name!r}]) != ctx.player_count:",
-                           "    raise _KernelStop()", f"{ident('v', name)} = list(V[{name!r}])"] if per_player else
-                          [f"if type(V[{name!r}]) is not dict:", "    raise _KernelStop()",
-                           f"{ident('v', name)} = V[{name!r}] = dict(V[{name!r}])"])
-                held = ident("v", name)
-                lines += [f"for _d in {held if per_player else held + '.values()'}:",
-                          "    if type(_d) is not dict or not _fz_only_str.issuperset(map(type, _d)) or "
-                          f"not {ONLY_NAMES[inner]}.issuperset(map(type, _d.values())):", "        raise _KernelStop()"]
+                if per_player:
+                    lines.append(f"{v} = list({held})")
+                    checks += [f"if type({held}) is not tuple or len({held}) != ctx.player_count:", "    raise _KernelStop()"]
+                else:
+                    checks += [f"if type({held}) is not dict:", "    raise _KernelStop()"]
+                    lines.append(f"{v} = {held} = dict({held})")
+                checks += [f"for _d in {v if per_player else v + '.values()'}:",
+                           "    if type(_d) is not dict or not _fz_only_str.issuperset(map(type, _d)) or "
+                           f"not {ONLY_NAMES[inner]}.issuperset(map(type, _d.values())):", "        raise _KernelStop()"]
             elif t == "list:int":  # a list while the playout runs, a tuple again when it returns
-                lines += [f"if type(V[{name!r}]) is not tuple:", "    raise _KernelStop()",
-                          f"{ident('v', name)} = list(V[{name!r}])",
-                          f"for _x in {ident('v', name)}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
+                lines.append(f"{v} = list({held})")
+                checks += [f"if type({held}) is not tuple:", "    raise _KernelStop()",
+                           f"for _x in {v}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
             elif t == "item":  # none reads as an error the loop reports (`.id` of None)
-                lines += [f"{ident('v', name)} = V[{name!r}]", f"if type({ident('v', name)}) is not _fz_Item and {ident('v', name)} is not None:",
-                          "    raise _KernelStop()"]
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not _fz_Item and {v} is not None:", "    raise _KernelStop()"]
             else:
-                lines += [f"{ident('v', name)} = V[{name!r}]", f"if type({ident('v', name)}) is not {_PY[t]}:", "    raise _KernelStop()"]
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not {_PY[t]}:", "    raise _KernelStop()"]
         for name in sorted(self.ranged):  # the bounds int_range relied on hold on entry (writes keep them)
             lo, hi = self.var_range(name)
             t = self.types[name]
             values = f"({ident('v', name)},)" if t == "int" else f"{ident('v', name)}.values()" if t.startswith("map:") else ident("v", name)
-            lines += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
+            checks += [f"if {values} and (min({values}) < {lo} or max({values}) > {hi}):", "    raise _KernelStop()"]
+        if checks:
+            lines += ["if not settled:", *("    " + x for x in checks)]
         if self.consts or self.sites or self.def_memos or self.prop_columns:
             lines.append("M = game.memo")
         for name, column in self.prop_columns.items():
@@ -498,7 +507,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         for index, seq in self.indexes.items():
             key = ("fused-index", index)
             lines += [f"{index} = M.get({key!r})", f"if {index} is None:",
-                      f"    {index} = M[{key!r}] = _index_by_key({seq})", f"{ident('f', int(index[2:]))} = True"]
+                      f"    {index} = M[{key!r}] = _index_by_key({seq})",
+                      f"{ident('f', int(index[2:]))} = not settled"]  # a settled state's rules were tested
         return lines
 
 

@@ -12,6 +12,7 @@ from meeple.dsl import expr_ast as A
 from ..flowgraph import BRANCH, DECIDE
 from ..moves import requirement_levels
 from .fused_zones import Unsupported, filter_of as _filter_of, pair_loop
+from .listed_moves import ListedShape
 from .safe_source import ident
 
 
@@ -46,7 +47,9 @@ class Decisions:
         else:
             lines = [*self.decider(p), "out = []", *listing, *self.passing(p, "out.append((-1,))", "p"),
                      "if not out:", f"    pc = {p.next}", "    continue"]
-        lines += ["if played >= limit:", "    break", *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
+        shape = ListedShape("with_player" if together else "bare" if single else "tags",
+                            self.listed_actions(actions), respond=p.kind == "respond")
+        lines += [*self.stop_listed(p, shape, "out"), *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:"))]
         for tag, action in enumerate(actions):
@@ -75,6 +78,19 @@ class Decisions:
         if together:
             lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+
+    def stop_listed(self, p, shape: "ListedShape", out: str) -> list[str]:
+        """Where the move limit is reached: stop, and leave the moves just listed as the
+        state's legal moves (a step of Game.apply plays one move and stops at the next
+        decision, whose moves are then not listed twice)."""
+        self.temps += 1
+        name = ident("_fzLISTED", self.temps, site=p.id)  # apart from the kernel's LISTED names
+        shape.keep_in(self.ns, name)
+        return ["if played >= limit:", f"    state._moves = {name}.moves(p, {out})", "    break"]
+
+    @staticmethod
+    def listed_actions(actions) -> tuple:
+        return tuple((a.name, tuple(name for name, _, _ in a.params)) for a in actions)
 
     def passing(self, p, then: str, decider: str) -> list[str]:
         """`then` where the move `pass` is legal at decision `p` for the player held in
@@ -117,20 +133,24 @@ class Decisions:
         if p.kind == "simultaneous":
             # The last player still to move (half the moves of a two-player step) draws from
             # their own list: nothing to gather or to add up.
+            listed = self.listed_actions([action])
             one = ["p = pending[0]", f"_seq = {seq}", "if not _seq:", "    state.pending = ()", f"    pc = {p.next}",
-                   "    continue", "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)"]
+                   "    continue", *self.stop_listed(p, ListedShape("plain", listed), "_seq"),
+                   *_drawn("len(_seq)"), "drawn.append(i)"]
             more = ["if not pending:", f"    pc = {p.next}", "    continue",
                     "out = []", "n = 0", "for p in pending:", f"    _seq = {seq}", "    if _seq:",
                     "        out.append((p, _seq))", "        n += len(_seq)",
                     "if len(out) != len(pending):", "    state.pending = tuple([x for x, _ in out])",
-                    "if not out:", f"    pc = {p.next}", "    continue", "if played >= limit:", "    break",
+                    "if not out:", f"    pc = {p.next}", "    continue",
+                    *self.stop_listed(p, ListedShape("plain_by_player", listed), "out"),
                     *_drawn("n"), "drawn.append(i)", "for p, _seq in out:", "    if i < len(_seq):",
                     "        break", "    i -= len(_seq)"]
             lines = ["pending = state.pending", "if len(pending) == 1:", *("    " + x for x in one),
                      "else:", *("    " + x for x in more), f"{ident('a', name)} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         else:
             lines = [*self.decider(p), f"_seq = {seq}", "if not _seq:", f"    pc = {p.next}", "    continue",
-                     "if played >= limit:", "    break", *_drawn("len(_seq)"), "drawn.append(i)",
+                     *self.stop_listed(p, ListedShape("plain", self.listed_actions([action])), "_seq"),
+                     *_drawn("len(_seq)"), "drawn.append(i)",
                      f"{ident('a', name)} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         lines += [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (ident("a", name), elem)})

@@ -18,6 +18,8 @@ until something writes it.
 """
 from __future__ import annotations
 
+from operator import is_
+
 from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
 
@@ -88,25 +90,29 @@ class ZonesAndEffects:
 
     # -- the zones as lists ---------------------------------------------------------------
     def zone_prologue(self) -> list[str]:
+        """Each zone as lists while the playout runs; that every entry is an item is proved
+        but for a state this function handed back itself (`settled`, fused.py prologue)."""
         lines = ["Z = state.zones", "P = state.props"] if self.zones else []
+        checks = []
         for name, shape in self.zones.items():
+            z, held = ident("z", name), f"Z[{name!r}]"
             if shape == "zone":
-                lines += [f"{ident('z', name)} = Z[{name!r}]", f"if type({ident('z', name)}) is not tuple:", "    raise _KernelStop()",
-                          f"{ident('z', name)} = list({ident('z', name)})", f"for _x in {ident('z', name)}:",
-                          "    if type(_x) is not _fz_Item:", "        raise _KernelStop()"]
+                lines += [f"{z} = {held}", f"if type({z}) is not tuple:", "    raise _KernelStop()", f"{z} = list({z})"]
+                checks += [f"for _x in {z}:", "    if type(_x) is not _fz_Item:", "        raise _KernelStop()"]
             elif shape == "kzone":
-                lines += [f"{ident('z', name)} = Z[{name!r}]", f"if type({ident('z', name)}) is not dict:", "    raise _KernelStop()",
-                          f"{ident('z', name)} = {{_k: list(_t) for _k, _t in {ident('z', name)}.items() if type(_t) is tuple}}",
-                          f"if len({ident('z', name)}) != len(Z[{name!r}]):", "    raise _KernelStop()",
-                          f"for _t in {ident('z', name)}.values():", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
-                          "            raise _KernelStop()"]
+                lines += [f"{z} = {held}", f"if type({z}) is not dict:", "    raise _KernelStop()",
+                          f"{z} = {{_k: list(_t) for _k, _t in {z}.items() if type(_t) is tuple}}",
+                          f"if len({z}) != len({held}):", "    raise _KernelStop()"]
+                checks += [f"for _t in {z}.values():", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
+                           "            raise _KernelStop()"]
             else:
-                lines += [f"{ident('z', name)} = Z[{name!r}]",
-                          f"if type({ident('z', name)}) is not tuple or len({ident('z', name)}) != ctx.player_count:",
-                          "    raise _KernelStop()", f"{ident('z', name)} = [list(_t) for _t in {ident('z', name)} if type(_t) is tuple]",
-                          f"if len({ident('z', name)}) != ctx.player_count:", "    raise _KernelStop()",
-                          f"for _t in {ident('z', name)}:", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
-                          "            raise _KernelStop()"]
+                lines += [f"{z} = {held}", f"if type({z}) is not tuple or len({z}) != ctx.player_count:",
+                          "    raise _KernelStop()", f"{z} = [list(_t) for _t in {z} if type(_t) is tuple]",
+                          f"if len({z}) != ctx.player_count:", "    raise _KernelStop()"]
+                checks += [f"for _t in {z}:", "    for _x in _t:", "        if type(_x) is not _fz_Item:",
+                           "            raise _KernelStop()"]
+        if checks:
+            lines += ["if not settled:", *("    " + x for x in checks)]
         return lines
 
     def anywhere_prologue(self) -> list[str]:
@@ -118,12 +124,21 @@ class ZonesAndEffects:
                  for n, shape in self.zones.items()]
         return [f"if tuple(Z) != {tuple(self.zones)!r}:", "    raise _KernelStop()",
                 f"_every = ({''.join(x + ', ' for x in parts)})", "_where = {}",
-                "if len({id(_x) for _z in _every for _x in _z}) != sum(map(len, _every)):", "    raise _KernelStop()"]
+                "if not settled and len({id(_x) for _z in _every for _x in _z}) != sum(map(len, _every)):",
+                "    raise _KernelStop()"]
 
     def zone_epilogue(self) -> list[str]:
-        back = {"zone": "tuple(z_{0})", "pzone": "tuple(map(tuple, z_{0}))",
-                "kzone": "{{_k: tuple(_t) for _k, _t in z_{0}.items()}}"}
-        return [f"Z[{name!r}] = " + back[shape].format(name) for name, shape in self.zones.items()]
+        """Each zone back as the state holds it; a zone (or a player's part of one) whose
+        items are the same keeps its object, so what is kept per zone object (where each
+        item lies, knowledge.locate; what new games share) stays valid."""
+        lines = []
+        for name, shape in self.zones.items():
+            z, held = ident("z", name), f"Z[{name!r}]"
+            if shape == "zone":
+                lines += [f"_t = tuple({z})", f"if _t != {held}:", f"    {held} = _t"]
+            else:
+                lines.append(f"{held} = _fz_{'rows' if shape == 'pzone' else 'keyed'}_back({z}, {held})")
+        return lines
 
     def zone_read(self, node, env, depth) -> tuple[str, str] | None:
         """`zone` or `zone[p]` as the list it is inside the playout, else None."""
@@ -481,6 +496,19 @@ def natural(k: int) -> int:
     if k >= 0:
         return k
     raise KernelStop()
+
+
+def rows_back(rows: list, old: tuple) -> tuple:
+    """A zone per player back as tuples, keeping the rows (and the whole) that are unchanged."""
+    new = tuple(o if o == (t := tuple(r)) else t for r, o in zip(rows, old)) if len(rows) == len(old) else \
+        tuple(map(tuple, rows))
+    return old if all(map(is_, new, old)) and len(new) == len(old) else new
+
+
+def keyed_back(rows: dict, old: dict) -> dict:
+    """A zone per key back as tuples, keeping the rows (and the whole) that are unchanged."""
+    new = {k: (o if old.get(k) == (t := tuple(r)) and (o := old[k]) is not None else t) for k, r in rows.items()}
+    return old if len(new) == len(old) and all(new[k] is old.get(k) for k in new) else new
 
 
 def take_anywhere(every, where: dict, item) -> None:

@@ -8,7 +8,7 @@ are listed as plain tuples (emit_action, `tag`), and the chosen one is played by
 binding its values and calling the action's generated effects.  The state is the
 playout's own copy, changed in place as `_play_in_place` would change it.
 
-    def PLAYOUT(game, state, below, limit, played, drawn):
+    def PLAYOUT(game, state, below, limit, played, drawn, settled=False):
         L = state.locals
         ...
         while True:
@@ -21,7 +21,10 @@ playout's own copy, changed in place as `_play_in_place` would change it.
 It returns the number of moves played, with `state.pc` where it stopped: at the end of
 the game, at the move limit, or at a point it does not run (an explicit chance step,
 whose outcome is the policy's draw), which the caller plays the usual way before
-handing back.  It notes every index it draws in `drawn`.  Any exception means only
+handing back; at the move limit it leaves the moves it listed there as `state._moves`
+(listed_moves.py), so that a step of `Game.apply` (kernel_step.py, a limit of one) lists
+nothing twice.  It notes every index it draws in `drawn`.  `settled` is the fused tier's
+(fused.py: a state it handed back itself needs no proof of its types).  Any exception means only
 "not here": `Game.playout` then plays the whole playout again from its start with the
 move-by-move loop, feeding it those indices first, so the loop meets the same trouble at
 the same move and raises the language's own error with its place.  The kernel must therefore only ever reach the
@@ -39,9 +42,8 @@ from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, 
 from ..moves import requirement_levels
 from ..store import pay_costs
 from .emit_action import emit_enumerator
+from .listed_moves import PASS_TAG, ListedShape
 from .safe_source import ident
-
-PASS_TAG = -1
 STEP_LIMIT = 100_000  # automatic steps between two moves, as game.STEP_LIMIT: past it the reference reports
 
 
@@ -82,7 +84,7 @@ class _KernelWriter:
                     self.enumerator(name)
         emit = self.lines.append
         emit("# the whole random playout, for Game.playout (codegen/kernel.py)")
-        emit("def PLAYOUT(game, state, below, limit, played, drawn):")
+        emit("def PLAYOUT(game, state, below, limit, played, drawn, settled=False):")
         emit("    L = state.locals")
         emit("    ctx = _Ctx(game, state)")
         emit("    ctx.bindings = L")
@@ -208,7 +210,12 @@ class _KernelWriter:
                      "if not out:", *("    " + x for x in self.responded(p, "passes + 1")), "    continue"]
         else:
             lines = [*self.decider(p), "out = []", *listing, "if not out:", f"    pc = {p.next}", "    continue"]
-        lines += ["if played >= limit:", "    break", "i = below(len(out))", "drawn.append(i)", "m = out[i]",
+        # Where the move limit is reached, the moves just listed are the state's legal moves
+        # (listed_moves.py: a step of Game.apply stops here and lists nothing twice).
+        ListedShape("tagged", {self.tags[a.name]: (a.name, tuple(name for name, _, _ in a.decl.params))
+                               for a in actions}).keep_in(self.ns, ident("LISTED", p.id))
+        lines += ["if played >= limit:", f"    state._moves = {ident('LISTED', p.id)}.moves(p, out)", "    break",
+                  "i = below(len(out))", "drawn.append(i)", "m = out[i]",
                   "ctx.bindings = B = L.copy()", "ctx.cost = 0", "B['player'] = m[1]", "a = m[0]"]
         for n, action in enumerate(actions):
             tag = self.tags[action.name]

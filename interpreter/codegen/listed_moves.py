@@ -1,0 +1,107 @@
+"""The moves a generated playout listed where it stopped, as `Game.legal_moves` lists them.
+
+A step of the compiled back end (`Game.apply`, game_steps.py) plays its one move with the
+playout function and lets it run on to the next decision, where the function lists the
+moves before it sees that its move limit is reached.  Handing that listing over as the
+next state's legal moves saves listing them a second time.  Each generated function keeps
+its moves as tuples of its own shape; a decision's `ListedShape` (plain data made when the
+function is written, never source text) turns them into `Move`s in the same order.
+"""
+from __future__ import annotations
+
+from ..moves import PASS, Move
+
+PASS_TAG = -1  # the tag of a pass in the generated listings (kernel.py, fused_decisions.py)
+
+
+class ListedShape:
+    """How the entries of one decision's listing hold a move.
+
+    `actions[tag]` is (action name, its parameters' names).  `form` is one of:
+    - "tagged": (tag, player, *values), a pass as (PASS_TAG, player)  (the kernel tier);
+    - "bare": the decision's only action's values, one value bare  (fused, one action);
+    - "tags": (tag, *values), a pass as (PASS_TAG,)  (fused, several actions or a pass);
+    - "with_player": (player, *values) or (player, tag, *values)  (fused, simultaneous);
+    - "plain": the values of the only parameter, all of them moves  (fused, pick_directly);
+    - "plain_by_player": (player, values) pairs  (fused, pick_directly at a simultaneous step).
+    `respond`: the listing's last entry is the responder's pass."""
+
+    __slots__ = ("form", "actions", "respond", "made")
+
+    def __init__(self, form: str, actions: tuple, respond: bool = False):
+        self.form, self.actions, self.respond = form, actions, respond
+        # (player, tag, values) -> its Move: moves are immutable, and a decision offers the
+        # same few again and again (the columns of a board, the cards of a hand).
+        self.made: dict = {}
+
+    def __eq__(self, other):
+        return isinstance(other, ListedShape) and (self.form, self.actions, self.respond) == \
+            (other.form, other.actions, other.respond)
+
+    __hash__ = None
+
+    def keep_in(self, ns: dict, name: str) -> None:
+        """Bind `name` to this shape in a generated module's namespace, keeping an equal one
+        already there (writing a tier again replaces none of the objects it shares)."""
+        if ns.get(name) != self:
+            ns[name] = self
+
+    def moves(self, player, out) -> tuple:
+        made, found, keys = self.made, [], self._keys(player, out)
+        try:
+            for key in keys:
+                move = made.get(key)
+                if move is None:
+                    move = self._move(key)
+                found.append(move)
+        except TypeError:  # a value that is no key (none in the language's moves so far)
+            return tuple(self._move(key, keep=False) for key in keys)
+        return tuple(found)
+
+    def _keys(self, player, out):
+        """(player, tag, values) of each move listed, in order; a pass has the tag PASS_TAG."""
+        form = self.form
+        if form == "plain_by_player":
+            return [(p, 0, (_held(v),)) for p, values in out for v in values]
+        if form == "plain":
+            return [(player, 0, (_held(v),)) for v in out]
+        entries = out[:-1] if self.respond else out
+        if form == "bare":
+            if len(self.actions[0][1]) == 1:
+                keys = [(player, 0, (_held(v),)) for v in entries]
+            else:
+                keys = [(player, 0, tuple(map(_held, m))) for m in entries]
+        elif form == "tagged":
+            keys = [(m[1], m[0], tuple(map(_held, m[2:]))) for m in entries]
+        elif form == "tags":
+            keys = [(player, m[0], tuple(map(_held, m[1:]))) for m in entries]
+        elif form == "with_player":
+            if len(self.actions) == 1:
+                keys = [(m[0], 0, tuple(map(_held, m[1:]))) for m in entries]
+            else:
+                keys = [(m[0], m[1], tuple(map(_held, m[2:]))) for m in entries]
+        else:
+            raise AssertionError(f"no listing of the form {form!r}")
+        if self.respond:
+            keys.append((player, PASS_TAG, ()))
+        return keys
+
+    def _move(self, key, keep: bool = True) -> Move:
+        player, tag, values = key
+        if tag == PASS_TAG:
+            move = Move(player, PASS)
+        else:
+            name, params = self.actions[tag]
+            move = Move(player, name, tuple(zip(params, values)))
+        if keep and len(self.made) < _KEPT:
+            self.made[key] = move
+        return move
+
+
+_KEPT = 1 << 16  # moves kept per decision: far more than any shipped game offers
+
+
+def _held(value):
+    """A value as a move holds it: the kernel tier's lists are the language's lists, which
+    the listing of `Game.legal_moves` holds as tuples."""
+    return tuple(map(_held, value)) if type(value) is list else value
