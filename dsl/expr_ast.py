@@ -229,25 +229,34 @@ def _free(node: Node, bound: frozenset, out: set) -> None:
     if isinstance(node, Name):
         if node.name not in bound:
             out.add(node.name)
-    elif isinstance(node, Lambda):
-        _free(node.body, bound | {node.param}, out)
+        return
+    for child, inner in scoped_children(node, bound):
+        _free(child, inner, out)
+
+
+def scoped_children(node: Node, bound: frozenset) -> Iterator[tuple[Node, frozenset]]:
+    """(child, the names bound where it is read) for each direct sub-node: a lambda's
+    parameter, a `let`'s name and a comprehension's loop names are bound in what follows
+    them, so a walk that must tell a local from a declared name (a zone, a variable)
+    passes them down."""
+    if isinstance(node, Lambda):
+        yield node.body, bound | {node.param}
     elif isinstance(node, Let):
-        _free(node.value, bound, out)
-        _free(node.body, bound | {node.name}, out)
+        yield node.value, bound
+        yield node.body, bound | {node.name}
     elif isinstance(node, (ListComp, MapComp, Generator)):
         inner = bound
         for clause in node.clauses:
             if isinstance(clause, For):
-                _free(clause.iter, inner, out)
+                yield clause.iter, inner
                 inner = inner | set(clause.names)
             else:
-                _free(clause.cond, inner, out)
-        heads = (node.key, node.value) if isinstance(node, MapComp) else (node.element,)
-        for h in heads:
-            _free(h, inner, out)
+                yield clause.cond, inner
+        for head in ((node.key, node.value) if isinstance(node, MapComp) else (node.element,)):
+            yield head, inner
     else:
         for child in iter_children(node):
-            _free(child, bound, out)
+            yield child, bound
 
 
 def functions_called(expr: Node) -> set[str]:

@@ -14,9 +14,12 @@ takes the next one; when there is none left it raises `NeedDraw` with the number
 outcomes it has, and Game answers with a chance point (draw_points.py).  Choosing an
 outcome plays the step again, from the state before it, with one more on the tape.
 
-Both back ends come here: generated effect blocks call `below`, `shuffled` and
-`bag_pick` with `S.rng` and put `S.rng` back with the rest of the state when they hand
-a block to the reference, so the tape's place is restored with everything else.
+Both back ends come here: generated effect blocks call `below` (a deal out of a bag),
+`shuffled` and `bag_pick` with `S.rng` and put `S.rng` back with the rest of the state
+when they hand a block to the reference, so the tape's place is restored with everything
+else.  The fused playout tier (codegen/fused_zones.py) draws from rng.py itself, the
+same numbers in the same order: with chance explicit a ruleset that draws has no playout
+kernel, so a tape never reaches it.
 """
 from __future__ import annotations
 

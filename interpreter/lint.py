@@ -15,6 +15,7 @@ from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.load import check_ruleset
 
 from .label_check import display_diagnostics, label_diagnostics
+from .lint_bags import bag_by_place_diagnostics
 from .lint_hidden import exposed_secret_diagnostics, who_is_asked_diagnostics
 from .sampling import RANDOM_GAME_MOVES, sample
 
@@ -96,6 +97,7 @@ def lint(rules, game=None, playouts: int = 0, seed: int = 0, max_moves: int = RA
     diags += display_diagnostics(rules.ruleset)
     diags += who_is_asked_diagnostics(rules.ruleset)
     diags += exposed_secret_diagnostics(rules.ruleset)
+    diags += bag_by_place_diagnostics(rules.ruleset)
     report = None
     if playouts and game is not None:
         more, report = sampled_diagnostics(game, playouts, seed, max_moves)

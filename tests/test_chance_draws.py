@@ -266,23 +266,44 @@ def test_a_deal_from_a_bag_has_the_tree_of_a_deal_by_chance_steps(backend):
     assert value == (Fraction(1, 2), Fraction(-1, 2))
 
 
-def test_cfr_reaches_the_same_exploitability_on_both_deals_through_openspiel():
-    """Done-when of issue 47, through the OpenSpiel adapter as it stands: without its
-    hidden seed (one seed, where the adapter still has that node), CFR on the bag deal
-    and on the deal by chance steps reaches the same exploitability."""
+def test_through_openspiel_a_deal_from_a_bag_is_a_chance_node_of_three_then_of_two():
+    """The same chance nodes as Game.chance_outcomes, through the adapter: three outcomes
+    of 1/3, then two of 1/2, then player 0, and no player can tell the first draw's
+    outcomes apart before the deal is over."""
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python.algorithms import cfr, exploitability
+    from meeple.adapters.openspiel import load
+    game = load(str(FIXTURES / "bag_deal.yaml"), players=2)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    root = game.new_initial_state()
+    assert root.is_chance_node() and [p for _, p in root.chance_outcomes()] == pytest.approx([1 / 3] * 3)
+    inside = [root.child(a) for a, _ in root.chance_outcomes()]
+    for state in inside:
+        assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 2] * 2)
+        assert root.action_to_string(pyspiel.PlayerId.CHANCE, state.history()[-1]).startswith("draw(index=")
+    for player in (0, 1):
+        assert len({s.information_state_string(player) for s in inside}) == 1
+        assert len({s.observation_string(player) for s in inside}) == 1
+    dealt = inside[0].child(inside[0].chance_outcomes()[0][0])
+    assert not dealt.is_chance_node() and dealt.current_player() == 0
 
-    from meeple.adapters.openspiel import register
-    reached = []
+
+def test_cfr_reaches_the_same_exploitability_on_both_deals_through_openspiel():
+    """Done-when of issue 47: CFR through the OpenSpiel adapter on the game dealt from a
+    bag and on the same game dealt with `chance` steps reaches the same exploitability
+    and the same value, since the two have the same tree (test above)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+
+    from meeple.adapters.openspiel import load
+    reached, values = [], []
     for name in ("bag_deal", "flow_chance"):
-        game_type_name = register(str(FIXTURES / f"{name}.yaml"))
-        params = {"players": 2}
-        if "seeds" in pyspiel.load_game(game_type_name).get_type().parameter_specification:
-            params["seeds"] = 1
-        game = pyspiel.load_game(game_type_name, params)
+        game = load(str(FIXTURES / f"{name}.yaml"), players=2)
+        assert game.new_initial_state().is_chance_node()  # the deal's own node, no seed before it
         solver = cfr.CFRSolver(game)
         for _ in range(50):
             solver.evaluate_and_update_policy()
-        reached.append(exploitability.exploitability(game, solver.average_policy()))
+        policy = solver.average_policy()
+        reached.append(exploitability.exploitability(game, policy))
+        values.append(expected_game_score.policy_value(game.new_initial_state(), [policy] * 2))
     assert reached[0] == pytest.approx(reached[1], abs=1e-12) and reached[0] < 0.01, reached
+    assert values[0] == pytest.approx(values[1], abs=1e-12), values

@@ -169,14 +169,17 @@ def players_of(ctx, value):
     return who
 
 
-def deal(ctx, contents, who, n, to):
+def deal(ctx, contents, who, n, to, bag=False):
     """`n` rounds of one item from the top of `contents` to each of `who` in turn, at the
     bottom of their zone `to`, until the items run out: (what is left, the items dealt).
-    The source is another zone than `to`, so its contents are written once, at the end."""
+    From a bag (`bag`) each item is drawn at random instead, one draw of the generator (or
+    of the tape, chance explicit) per item in the order the reference draws them
+    (effects.e_deal).  The source is another zone than `to`, so its contents are written
+    once, at the end."""
     if not who:
         return contents, ()
-    zones = ctx.state.zones
-    hands = list(zones[to])
+    state = ctx.state
+    hands = list(state.zones[to])
     dealt = []
     rounds = min(n, -(-len(contents) // len(who)))
     for _ in range(rounds):
@@ -186,10 +189,13 @@ def deal(ctx, contents, who, n, to):
             ctx.cost += 1
             if ctx.cost > COST_LIMIT:
                 raise Deopt()
-            hands[p] = hands[p] + contents[:1]
-            dealt.append(contents[0])
-            contents = contents[1:]
-    zones[to] = tuple(hands)
+            i = 0
+            if bag:
+                state.rng, i = draws.below(state.rng, len(contents))
+            hands[p] = hands[p] + contents[i:i + 1]
+            dealt.append(contents[i])
+            contents = contents[:i] + contents[i + 1:]
+    state.zones[to] = tuple(hands)
     return contents, dealt
 
 

@@ -544,7 +544,7 @@ class BlockWriter:
         a = effect.args
         to = self.rules.zones[a["to"]]
         source = self.rules.zones[split_target(a["from"])[0]]
-        if source.name == to.name or source.kind == "bag":  # one at a time; from a bag, at random
+        if source.name == to.name:  # dealt one at a time into the zone it comes from
             return self.s_reference(effect, scope)
         unit = self.unit(scope)
         emit = ExprEmitter(unit).emit
@@ -562,11 +562,14 @@ class BlockWriter:
 
         def rest(current):
             left = self.temp()
-            self.emit(f"{left}, {dealt} = _deal(ctx, {current}, {players}, {n}, {to.name!r})")
+            bag = ", True" if source.kind == "bag" else ""  # each item drawn at random, from S.rng
+            self.emit(f"{left}, {dealt} = _deal(ctx, {current}, {players}, {n}, {to.name!r}{bag})")
             return left
         self.zone_update(src, s, rest)
         self.emit(f"_faces(ctx, {dealt}, {a['face'] or to.face!r}, _u)")
         self.uses.add("props")
+        if source.kind == "bag":
+            self.uses.add("rng")
 
     def count(self, code: Code) -> str:
         """A `move` or `deal` count: an int, none if it is not positive."""

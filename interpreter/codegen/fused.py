@@ -44,9 +44,9 @@ from .fused_ends import EndRules
 from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms
 from .frame_room import padded
 from .safe_source import UnsafeSource, ident
-from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, deal, filter_of as _filter_of, natural,
-                          rows_back, keyed_back,
-                          pair_loop, plain as _plain, PropColumn, take_anywhere)
+from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEffects, bag_deal, bag_take, deal,
+                          filter_of as _filter_of, keyed_back, natural, pair_loop, plain as _plain, PropColumn, rows_back,
+                          take_anywhere)
 
 _STRAIGHT = {LOOP_BIND, LOOP_STEP, LOOP_ZERO, ASSIGN, NOP, EXEC, CHANCE, SIM_START, CHECKPOINT, PHASE, RESTORE, DROP}  # one successor: followed in line
 _FORKS = {LOOP_TEST, BRANCH, COUNT_TEST}  # two: both followed, to a depth
@@ -300,7 +300,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         # are prefixed so that none of them replaces one of theirs.
         self.ns.update(ONLY)
         self.ns.update(_fz_FACES=FACES, _fz_FU=FACES["up"], _fz_FD=FACES["down"], _fz_fast_bits=_fast_bits, _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
-                       _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal,
+                       _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal, _fz_bag_deal=bag_deal, _fz_bag_take=bag_take,
                        _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
                        _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,

@@ -23,6 +23,7 @@ from operator import is_
 from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
 
+from .. import rng
 from .kernel import KernelStop
 from .safe_source import ident
 
@@ -373,14 +374,14 @@ class ZonesAndEffects:
             return [f"{src} = {self.place(a['from'], env)}", *take, f"    {src}.remove(_it)"], False
         if a["from"] is None:
             raise Unsupported("a move with neither items nor 'from'")
-        if self.rs.zones[_zone_name(a["from"])].kind == "bag":
-            raise Unsupported("a draw from a bag")
         count = "1"
         if a["count"] is not None:
             count, ct = self.expr(a["count"], env)
             if ct != "int":
                 raise Unsupported("a count that is not int")
             count = f"max(0, {count})"
+        if self.rs.zones[_zone_name(a["from"])].kind == "bag":  # drawn at random, one draw per item
+            return [f"{src} = {self.place(a['from'], env)}", f"{moved} = _fz_bag_take(state, {src}, {count})"], False
         return [f"{src} = {self.place(a['from'], env)}", f"_c = {count}", f"{moved} = tuple({src}[:_c])",
                 f"del {src}[:_c]"], False
 
@@ -389,13 +390,13 @@ class ZonesAndEffects:
         each has `count` or the source runs out (effects.e_deal)."""
         if a["players"] is not None or self.zones.get(a["to"]) != "pzone":
             raise Unsupported("a 'deal' to chosen players or not to a zone per player")
-        if self.rs.zones[_zone_name(a["from"])].kind == "bag":
-            raise Unsupported("a deal from a bag")
         count, ct = self.expr(a["count"], env)
         if ct != "int":
             raise Unsupported("a deal's count that is not int")
         face = a["face"] or self.rs.zones[a["to"]].face
-        return [f"_fz_deal(P, {self.place(a['from'], env)}, {ident('z', a['to'])}, max(0, {count}), {face!r})"]
+        bag = self.rs.zones[_zone_name(a["from"])].kind == "bag"  # each item drawn at random
+        return [f"{'_fz_bag_deal(state, ' if bag else '_fz_deal('}P, {self.place(a['from'], env)}, "
+                f"{ident('z', a['to'])}, max(0, {count}), {face!r})"]
 
     def flip(self, a, env) -> list[str]:
         face = a["face"]
@@ -546,9 +547,52 @@ def deal(P, src: list, dests: list, n: int, face: str) -> None:
     ways = len(dests)
     for i, item in enumerate(taken):
         dests[i % ways].append(item)
-        pp = P.get(item.id)
-        if (pp["face"] if pp and "face" in pp else "up") != face:
-            P[item.id] = {**pp, "face": face} if pp else FACES[face]
+        _faced(P, item, face)
+
+
+def bag_deal(state, P, src: list, dests: list, n: int, face: str) -> None:
+    """`deal` out of a bag: the same rounds, each item drawn at random from what is left,
+    with the draws the reference makes in its order (effects.e_deal, rng.below)."""
+    if not dests:
+        return
+    r = _generator(state)
+    for _ in range(min(n, -(-len(src) // len(dests)))):
+        for dest in dests:
+            if not src:
+                break
+            r, i = rng.below(r, len(src))
+            item = src.pop(i)
+            dest.append(item)
+            _faced(P, item, face)
+    state.rng = r
+
+
+def bag_take(state, src: list, n: int) -> tuple:
+    """`n` items drawn at random out of a bag's list, one draw each (draws.bag_pick)."""
+    r = _generator(state)
+    taken = []
+    for _ in range(min(n, len(src))):
+        r, i = rng.below(r, len(src))
+        taken.append(src.pop(i))
+    state.rng = r
+    return tuple(taken)
+
+
+def _generator(state) -> int:
+    """The state's generator.  A playout draws from it; a tape (chance explicit) never
+    reaches the tier, whose kernel is not used then, but would stop it rather than be
+    read as a number."""
+    r = state.rng
+    if type(r) is not int:
+        raise KernelStop()
+    return r
+
+
+def _faced(P, item, face: str) -> None:
+    """An item entering a zone takes `face`, written only where it differs."""
+    pp = P.get(item.id)
+    if (pp["face"] if pp and "face" in pp else "up") != face:
+        P[item.id] = {**pp, "face": face} if pp else FACES[face]
 
 
 class PropColumn(dict):
