@@ -6,8 +6,9 @@
 
 `register` makes the pyspiel game type and returns its short name, for
 `pyspiel.load_game(name, {"players": 3})`: `meeple_<game name>[_<option><value>...]_<digest>`,
-the digest being the ruleset's content hash, so two different rulesets (both read from
-files called game.yaml, or one file before and after an edit) are two different games.
+the digest being one of the ruleset's content hash, the options' values and the kind of
+returns, so two different rulesets (both read from files called game.yaml, or one file
+before and after an edit), or one with two choices of options, are two different games.
 
 - Turns: sequential, or simultaneous when any decision of the ruleset is.  At a
   simultaneous decision a player who is not asked has one move, WAIT (the last id).
@@ -55,13 +56,16 @@ SCORE_BOUND = 1e18  # the language's ints; OpenSpiel wants bounds on the returns
 
 def game_name(rules, returns: str = "win", **options) -> str:
     """The registered name: readable (the game's own name and its options), and unique to
-    the ruleset's content (a digest of it), so no other ruleset can take its place."""
+    what makes the game (a digest of the ruleset's content, the options' exact values and
+    the kind of returns), so no other ruleset, and no other choice of options whose
+    readable part reads the same (`a-b` and `ab`), can take its place."""
     def word(text) -> str:
         return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")
     base = word(rules.ruleset.game.name) or "ruleset"
     extra = "".join(f"_{word(k)}{re.sub(r'[^A-Za-z0-9]+', '', str(v))}" for k, v in sorted(options.items()))
     suffix = "_scores" if returns == "score" else ""
-    return f"meeple_{base}{extra}_{rules.ruleset.content_hash[:10]}{suffix}"
+    made_of = repr((rules.ruleset.content_hash, sorted(options.items()), returns)).encode()
+    return f"meeple_{base}{extra}_{hashlib.sha256(made_of).hexdigest()[:10]}{suffix}"
 
 
 _UTILITY = {"general": pyspiel.GameType.Utility.GENERAL_SUM, "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -116,9 +120,12 @@ def register(ruleset: str, players: int | None = None, *, returns: str | None = 
 
 
 def load(ruleset: str, players: int | None = None, *, returns: str | None = None, **options):
-    """The pyspiel game of `ruleset` (registered on first use)."""
+    """The pyspiel game of `ruleset` (registered on first use), for `players` players or
+    the ruleset's fewest (asked for by number: the registered default is the count it was
+    first registered with)."""
     name = register(ruleset, players, returns=returns, **options)
-    return pyspiel.load_game(name, {} if players is None else {"players": players})
+    count = players if players is not None else _registered[name].min_num_players
+    return pyspiel.load_game(name, {"players": count})
 
 
 _registered: dict = {}

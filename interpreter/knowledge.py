@@ -10,10 +10,14 @@ is named by a *handle*.  Where the player sees the order of the items around it
 Where the player does not (another's hand, a face-down deck, anything in a bag),
 a position would tell what the player cannot know: the order items came in,
 which a deal from a known deck or a card seen going into a hand gives away.
-There the handle is `hand[2]#1`: the item's rank among the zone's hidden items
-in an order drawn from the game's generator, which nobody at the table knows,
-the same for every text and view made from one state.  A two-sided item seen
-from one side also shows that side's printed fields.
+There the handle is `hand[2]#1`: a *rank*, from a relabelling of the zone's hidden
+places drawn afresh for each state and each viewer, keyed by the game's generator
+(which no player sees) and the move count.  It is the same in every text and view
+that one state gives one player, so a move text can be typed back; it reads no item,
+so exchanging hidden items within or between the places the player cannot see
+changes no text at all; and a fresh key per state means a rank learnt in one state
+(a card revealed after it was played as `hand[1]#2`) says nothing of the next.
+A two-sided item seen from one side also shows that side's printed fields.
 
 Views, move texts, refusal messages and the CLI all name items through
 `Namer`, so a leak cannot come from one of them forgetting a rule.
@@ -25,6 +29,7 @@ import re
 
 from meeple.dsl.values import Item
 
+from .draws import generator
 from .store import zone_get
 
 WHOLE, SIDE, NOTHING = "whole", "side", "nothing"
@@ -34,14 +39,16 @@ _RANK = re.compile(r"#[0-9]+")
 def ranks_erased(value):
     """`value` (a text, or plain data holding texts) with each handle's rank as `#?`.
 
-    Ranks are drawn from the generator, so two histories a player cannot tell apart
-    may rank the same unseen items differently.  Where a text must be the same for all
-    of them (an information-state string), the ranks are erased; a rank only matters
-    to pick one of the unseen items, and each is as good as another."""
+    Exchanging hidden items changes no rank (ranks are keyed by places), but two
+    histories a player cannot tell apart may have moved the generator differently (a
+    draw the player did not see), and the generator keys the relabelling.  Where a text
+    must be the same for all of them (an information-state string), the ranks are
+    erased; a rank only matters to pick one of the unseen items, and each is as good as
+    another."""
     if isinstance(value, str):
         return _RANK.sub("#?", value)
-    if isinstance(value, list):
-        return [ranks_erased(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return type(value)(ranks_erased(v) for v in value)
     if isinstance(value, dict):
         return {k: ranks_erased(v) for k, v in value.items()}
     return value
@@ -114,6 +121,15 @@ def _replace(where, name, old, new, per):
                 del where[item.id]
 
 
+def relabelling_key(state, viewer: int) -> bytes:
+    """The key of one state's relabelling of hidden places for one viewer: from the
+    generator's state, which no view shows (so nobody can work the ranks back to places),
+    the move count (so a state the generator did not move from still relabels afresh) and
+    the viewer (so two players' ranks for one item tell nothing of each other)."""
+    seed = f"{generator(state.rng)}|{state.move_count}|{viewer}".encode()
+    return hashlib.blake2b(seed, digest_size=16, person=b"meeple-ranks").digest()
+
+
 def handle_text(place, mark: str = "@") -> str:
     """`zone@i`, `zone[key]@i`; with mark "#", a rank where the order is hidden."""
     name, key, index = place
@@ -128,6 +144,7 @@ class Namer:
         self.where = locate(game, state)
         self.sides = game.rules.sides
         self._ranks: dict = {}  # (zone, key) -> {item id: its rank among the hidden items there}
+        self._key = None  # relabelling_key, worked out when a rank is first asked for
 
     def sight(self, item: Item) -> str:
         """WHOLE (the player may know its id), SIDE (one side's fields) or NOTHING."""
@@ -193,13 +210,17 @@ class Namer:
             decl.per == "player" and key == self.viewer)) or (vis == "top" and index != 0)
 
     def _rank(self, name: str, key) -> dict:
-        """The hidden items of one zone in an order keyed by the game's generator: nobody
-        can tell it from where they lie or what they are."""
-        secret = (self.state.rng & (2 ** 64 - 1)).to_bytes(8, "little")
-        hidden = [i for n, i in enumerate(zone_get(self.state, name, key))
-                  if self.sight(i) != WHOLE and self.order_hidden(name, key, n)]
-        order = sorted(hidden, key=lambda i: hashlib.blake2b(i.id.encode(), key=secret, digest_size=8).digest())
-        return {item.id: rank for rank, item in enumerate(order)}
+        """The hidden items of one zone, each with its rank: the places they lie in, put in
+        an order keyed by this state's relabelling key.  Places, not items: two states that
+        differ only in which hidden item lies where give the same ranks place by place, so
+        every text made from them is the same."""
+        if self._key is None:
+            self._key = relabelling_key(self.state, self.viewer)
+        group = zone_get(self.state, name, key)
+        places = [n for n, i in enumerate(group) if self.sight(i) != WHOLE and self.order_hidden(name, key, n)]
+        where = f"{name}|{key}|".encode()
+        places.sort(key=lambda n: hashlib.blake2b(where + str(n).encode(), key=self._key, digest_size=8).digest())
+        return {group[n].id: rank for rank, n in enumerate(places)}
 
     def face(self, item: Item) -> dict:
         """What the player sees of an item they cannot name: the fields printed on its

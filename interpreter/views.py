@@ -10,6 +10,8 @@ side, so an id that encodes a hidden side never reaches the view.
 """
 from __future__ import annotations
 
+import json
+
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import want_list
 
@@ -37,7 +39,10 @@ def _zone_view(namer, decl, contents, owner):
     shown = [_shown(namer, item) for item in contents]
     if all(isinstance(s, str) for s in shown):
         return shown if decl.kind != "bag" else {"count": len(contents), "items": sorted(shown)}
-    return {"count": len(contents), "items": [s if s is not None else "?" for s in shown]}
+    shown = [s if s is not None else "?" for s in shown]
+    if decl.kind == "bag":  # a bag's order is never shown, not even as the order of faces
+        shown.sort(key=lambda s: json.dumps(s, sort_keys=True, default=str))
+    return {"count": len(contents), "items": shown}
 
 
 def player_view(game, state, viewer: int) -> dict:

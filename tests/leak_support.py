@@ -2,7 +2,8 @@
 
 For a player p, a history is mirrored by another that p cannot tell from it by what the
 declarations let p know: it starts from the real opening with the items hidden from p
-exchanged among the places p cannot see (view_support.perturb), and follows the real
+exchanged among the places p cannot see, within each zone and between zones
+(view_support.perturb), and follows the real
 history move by move, each other player's move (or chance outcome, chance being
 explicit) replaced by a random one that p reads the same (`reading`, which names items
 by what p sees of them, not by their handles), p's own moves kept.  As long as what the
@@ -135,19 +136,29 @@ def random_history(game, seed: int, rnd, limit: int) -> list:
     return out
 
 
-def compare(game, real, alt, p, extra=()) -> None:
-    """Everything made for p from two states p cannot tell apart must be the same."""
-    a, b = ranks_erased(game.view(real, p)), ranks_erased(game.view(alt, p))
+def compare(game, real, alt, p, extra=(), exchanged: bool = False) -> None:
+    """Everything made for p from two states p cannot tell apart must be the same.  When
+    `alt` is `real` with hidden items exchanged and nothing else changed, to the letter:
+    handles' ranks are keyed by places and the generator, never by items.  Otherwise but
+    for the ranks: twin histories may have moved the generator apart (a draw p did not
+    see), or point at another of the places p cannot see (another's choice of a hidden
+    card), and a rank is a label drawn afresh for each state, as good as any other."""
+    same = _as_is if exchanged else ranks_erased
+    a, b = same(game.view(real, p)), same(game.view(alt, p))
     if a != b:
         raise Leak(f"p{p}'s view tells apart what p may not: {_first_difference(a, b)}")
     if p in game.current_players(real):
-        texts = sorted(ranks_erased(game.move_text(real, m, p)) for m in game.legal_moves(real) if m.player == p)
-        twins = sorted(ranks_erased(game.move_text(alt, m, p)) for m in game.legal_moves(alt) if m.player == p)
+        texts = sorted(same(game.move_text(real, m, p)) for m in game.legal_moves(real) if m.player == p)
+        twins = sorted(same(game.move_text(alt, m, p)) for m in game.legal_moves(alt) if m.player == p)
         if texts != twins:
             raise Leak(f"p{p}'s move texts tell apart what p may not: {sorted(set(texts) ^ set(twins))[:4]}")
     for made in extra:
-        if not _same(made(real, p), made(alt, p)):
+        if not _same(same(made(real, p)), same(made(alt, p))):
             raise Leak(f"p{p}'s {getattr(made, '__name__', 'input')} tells apart what p may not")
+
+
+def _as_is(value):
+    return value
 
 
 def _same(x, y) -> bool:
@@ -171,12 +182,12 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
     Of the moves p reads as the real one, the twin takes one that keeps it looking the
     same to p where there is one (a draw that the table then sees is drawn alike)."""
     real0 = history[0][0]
-    alt = perturb(game, real0, p, rnd)[0] if swap else real0.copy()
-    alt.rng = real0.rng  # the draws still to come are the real ones unless chance is explicit
+    # The generator kept: the draws still to come are the real ones unless chance is explicit.
+    alt = perturb(game, real0, p, rnd, keep_generator=True)[0] if swap else real0.copy()
     steady = False  # both are still inside the step they were in at the last check: nothing changed
     for i, (real, move) in enumerate(history):
         if not steady:
-            compare(game, real, alt, p, extra)
+            compare(game, real, alt, p, extra, exchanged=i == 0)
         if move is None:
             return i
         want, text = reading(game, real, move, p), ranks_erased(game.move_text(real, move, p))

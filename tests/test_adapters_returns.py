@@ -161,6 +161,31 @@ def test_two_rulesets_in_files_of_the_same_name_are_two_games(tmp_path):
     assert load(first).get_type().short_name == one and load(second).get_type().short_name == two
 
 
+def test_two_rulesets_given_by_their_files_named_game_yaml_are_two_games(tmp_path):
+    first = Path(_write(tmp_path / "a", '  score: "bid[player]"\n')) / "game.yaml"
+    second = Path(_write(tmp_path / "b", '  score: "-bid[player]"\n')) / "game.yaml"
+    one, two = load(str(first), 2), load(str(second), 2)
+    assert one.get_type().short_name != two.get_type().short_name
+    assert one.setup.meeple.rules.ruleset.content_hash != two.setup.meeple.rules.ruleset.content_hash
+
+
+def test_two_choices_of_options_that_read_alike_are_two_games(tmp_path):
+    """`a-b` and `ab` read alike in the name's readable part; the digest tells them apart,
+    so the second is not handed the first's game."""
+    path = _write(tmp_path / "bidders", '  score: "bid[player]"\n',
+                  '  options:\n    mode: {default: "a-b", choices: ["a-b", "ab"]}\n')
+    one, two = register(path, mode="a-b"), register(path, mode="ab")
+    assert one != two and one.startswith("meeple_bidders_modeab_") and two.startswith("meeple_bidders_modeab_")
+    assert load(path, mode="ab").setup.meeple.options == {"mode": "ab"}
+    assert load(path, mode="a-b").setup.meeple.options == {"mode": "a-b"}
+
+
+def test_a_game_loaded_without_a_player_count_has_the_fewest_players(tmp_path):
+    path = _write(tmp_path / "bidders", '  score: "bid[player] * 2"\n')  # registered here first
+    assert load(path, 3).num_players() == 3
+    assert load(path).num_players() == 2  # not the count it was first registered with
+
+
 def test_a_changed_file_is_a_new_game_and_the_old_one_keeps_its_rules(tmp_path):
     path = _write(tmp_path / "bidders", '  score: "bid[player]"\n')
     before = load(path, 2)

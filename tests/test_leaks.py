@@ -3,11 +3,15 @@ player cannot tell apart by the declarations look the same to them in their view
 move texts, the adapters' observation tensor and the bots' observation (leak_support.py),
 on both back ends.  The fixtures are the two leaks of issue 41 written as an author would
 (a die rolled by a `chance` step kept in an owner-only variable; cards dealt with a
-`chance` step in a loop) and a game of secret bids; the last tests show the check fails
-where the engine leaks."""
+`chance` step in a loop), a game of secret bids, and the handles of issue 47: cards dealt
+and picked blind from a deck laid out in a known order and never shuffled
+(unshuffled_deck.yaml, known_deal.yaml), tiles dealt out of a bag and picked from it by
+touch (bag_picks.yaml, bag_deal.yaml); the last tests show the check fails where the
+engine leaks."""
 from __future__ import annotations
 
 import glob
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -15,8 +19,7 @@ import pytest
 from leak_support import Leak, check_no_leaks
 from meeple.adapters.action_table import ActionTable
 from meeple.adapters.observation import ObservationLayout
-from meeple.interpreter import list_rulesets, load_game, views
-from meeple.interpreter.knowledge import ranks_erased
+from meeple.interpreter import knowledge, list_rulesets, load_game, views
 from meeple.interpreter import game as game_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,8 +42,9 @@ def _cases():
 def _extra(game):
     """What the adapters give p: the observation tensor (PettingZoo, OpenSpiel), the bots'
     observation, and p's action ids with their strings (PettingZoo's action mask, OpenSpiel's
-    legal actions).  The OpenSpiel observation and information-state strings are made of
-    p's views with ranks erased, compared by `compare` itself."""
+    legal actions), as they are: `compare` erases ranks where it must.  The OpenSpiel
+    observation and information-state strings are made of p's views with ranks erased,
+    compared by `compare` itself."""
     layout = ObservationLayout(game)
     table = ActionTable(game)
 
@@ -48,12 +52,12 @@ def _extra(game):
         return layout.tensor(state, p)
 
     def observation(state, p):
-        return ranks_erased(game.observe(state, p).to_data())
+        return game.observe(state, p).to_data()
 
     def action_ids(state, p):
         if p not in game.current_players(state):
             return []
-        return sorted((i, ranks_erased(table.describe(i, state, p))) for i in table.legal(state, p))
+        return sorted([i, table.describe(i, state, p)] for i in table.legal(state, p))
     return tensor, observation, action_ids
 
 
@@ -96,6 +100,31 @@ def test_the_check_finds_a_move_text_that_tells_a_secret(monkeypatch):
     monkeypatch.setattr(game_module.Game, "seen_move", lambda self, state, move, viewer: move)
     with pytest.raises(Leak, match="offer"):
         check_no_leaks(load_game(FIXTURES / "sealed_bid.yaml"), range(3))
+
+
+def test_the_check_finds_handles_that_are_places(monkeypatch):
+    """Where a card's place in a hidden hand or deck is its handle (as before issue 47), a
+    deck laid out in a known order tells which card a blind pick took."""
+    def by_place(self, item):
+        place = self.where.get(item.id)
+        return None if place is None else (*place, "@")
+    monkeypatch.setattr(knowledge.Namer, "handle", by_place)
+    with pytest.raises(Leak, match="reads the move"):
+        check_no_leaks(load_game(FIXTURES / "unshuffled_deck.yaml"), range(2), limit=80)
+
+
+def test_the_check_finds_ranks_that_follow_the_items(monkeypatch):
+    """Ranks keyed by the items rather than their places (the first answer to issue 47):
+    exchanging two hidden cards changes the handle a public variable shows."""
+    def by_item(self, name, key):
+        secret = (self.state.rng & (2 ** 64 - 1)).to_bytes(8, "little")
+        group = knowledge.zone_get(self.state, name, key)
+        hidden = [i for n, i in enumerate(group) if self.sight(i) != knowledge.WHOLE and self.order_hidden(name, key, n)]
+        hidden.sort(key=lambda i: hashlib.blake2b(i.id.encode(), key=secret, digest_size=8).digest())
+        return {item.id: rank for rank, item in enumerate(hidden)}
+    monkeypatch.setattr(knowledge.Namer, "_rank", by_item)
+    with pytest.raises(Leak, match="held"):
+        check_no_leaks(load_game(FIXTURES / "unshuffled_deck.yaml"), range(2), limit=80)
 
 
 LINTED = """
