@@ -70,7 +70,8 @@ _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int", "within": "list:str",
-           "row_of": "int", "col_of": "int", "ray": "list:str"}  # a grid's geometry
+           "row_of": "int", "col_of": "int", "ray": "list:str",  # a grid's geometry
+           "has_edge": "bool"}
 # Library functions of a board and their arguments alone, whose arguments change during
 # a game: name -> the argument types after the board's name, the result.  Each value is
 # kept per game by the values of its arguments (a listing asks for the same walk for
@@ -151,6 +152,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
+        self.game_enders = 0  # `end_game` effects written so far (stop_if_ended)
+        self.trying = False  # writing the effects of a `then_required` trial, which are undone
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -333,7 +336,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             return before + [f"pc = {p.next} if {test} else {p.alt}"]
         if p.code == EXEC:
             resets = [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
-            return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}",
+            before = self.game_enders
+            return [*resets, *self.effect_block(p.source, env), f"pc = {p.next}", *self.stop_if_ended(before),
                     *self.ends_after(self.effect_writes(p.source))]
         text, t = self.expr(p.source, env)
         if p.code == CHANCE and t.startswith("list:"):

@@ -52,6 +52,7 @@ class Decisions:
         lines += [*self.stop_listed(p, shape, "out"), *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:"))]
+        ended = False  # may a move's effects end the game (stop_if_ended)
         for tag, action in enumerate(actions):
             names = [name for name, _, _ in action.params]
             lines.append("if True:" if single else f"{'if' if tag == 0 else 'elif'} a == {tag}:")
@@ -61,7 +62,9 @@ class Decisions:
             else:
                 body = [f"{ident('a', name)} = m[{j + first}]" for j, name in enumerate(names)]
             env = {"player": ("p", "int"), **{n: (ident("a", n), self.param_types[(action.name, n)]) for n in names}}
+            before = self.game_enders
             body += self.paid(action, env) + self.effect_block(action.effects, env)
+            ended = ended or self.game_enders > before
             if p.kind == "choose":
                 if action.then:  # its `then` steps read the move's player and values as the flow's locals
                     saved = ("player", *names)
@@ -77,7 +80,8 @@ class Decisions:
                       "if passes >= len(order):", f"    del L[{p.var!r}]", f"    pc = {p.next}"]
         if together:
             lines += ["_pd = state.pending", "_j = _pd.index(p)", "state.pending = _pd[:_j] + _pd[_j + 1:]"]  # p was drawn from them
-        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0",
+                        *(["if state.over:", "    break"] if ended else [])]
 
     def stop_listed(self, p, shape: "ListedShape", out: str) -> list[str]:
         """Where the move limit is reached: stop, and leave the moves just listed as the
@@ -153,13 +157,16 @@ class Decisions:
                      *_drawn("len(_seq)"), "drawn.append(i)",
                      f"{ident('a', name)} = _seq[i]", "_org_seq, _org_i = _seq, i"]
         lines += [f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:")]
+        before = self.game_enders
         lines += self.effect_block(action.effects, {"player": ("p", "int"), name: (ident("a", name), elem)})
+        ended = self.game_enders > before
         if p.kind == "simultaneous":  # p was drawn from them
             lines += ["_pd = state.pending", "if len(_pd) == 1:", "    state.pending = ()", "else:",
                       "    _j = _pd.index(p)", "    state.pending = _pd[:_j] + _pd[_j + 1:]"]
         else:
             lines.append(f"pc = {p.cont[action.name]}")
-        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0"]
+        return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0",
+                        *(["if state.over:", "    break"] if ended else [])]
 
     def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False, into: str = "out",
                 trial=None) -> list[str]:
@@ -275,7 +282,7 @@ class Decisions:
         per player may be written, and no end rule may end the game at once on them."""
         why = self.then_required_reason(action)
         if why is not None:
-            raise Unsupported(why)
+            raise Unsupported(why, action.span)
         # a list of values per player is copied and written back in place; a global value
         # is replaced on every write, in the state's variables too
         saved = [(f"{ident('v', n)}[:]", f"{ident('v', n)}[:]") if self.types[n].startswith(_PER_PLAYER) else
@@ -288,7 +295,12 @@ class Decisions:
             keep = [f"_tv{j} = {held}" for j, (held, _) in enumerate(saved)]
             back = [f"{place} = _tv{j}" for j, (_, place) in enumerate(saved)]
             flow = "".join(f"(({n!r}, L[{n!r}]) if {n!r} in L else ({n!r},)), " for n in local)
-            return ["_tc, _tg = _cost, state.log", *keep, f"_tl = ({flow})", *self.effect_block(action.effects, env),
+            self.trying = True
+            try:
+                tried = self.effect_block(action.effects, env)
+            finally:
+                self.trying = False
+            return ["_tc, _tg = _cost, state.log", *keep, f"_tl = ({flow})", *tried,
                     "L['player'] = p", *(f"L[{n!r}] = {ident('a', n)}" for n in names),
                     *self.reaching(p.cont[action.name], then, set(names), 0),
                     *back, "for _e in _tl:", "    if len(_e) == 2:", "        L[_e[0]] = _e[1]",

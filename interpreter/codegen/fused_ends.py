@@ -70,7 +70,7 @@ class EndRules:
                 found |= {_root(a.target) for a in args["assignments"]}
                 found |= {"#props" for a in args["assignments"] if _in_member(a.target)}
                 parts = []
-            elif kind in ("let", "log"):
+            elif kind in ("let", "log", "end_game"):  # (end_game ends the game: nothing is tested after it)
                 parts = []
             elif kind == "if":
                 parts = [args["then"], args["else"]]

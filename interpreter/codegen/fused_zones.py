@@ -236,9 +236,21 @@ class ZonesAndEffects:
                 if t not in ("str", "int"):
                     raise Unsupported(f"a log message that is a {t}")
                 lines.append(f"state.log = state.log + (str({text}),)")
+            elif kind == "end_game":
+                if self.trying:  # a trial for `then_required` is undone; ending the game is not
+                    raise Unsupported("an 'end_game' effect of an action tried for `then_required`", effect.span)
+                reason = effect.args["reason"] or "the rules ended the game"
+                lines += ["state.over = True", f"state.end_reason = {reason!r}"]
+                self.game_enders += 1
             else:
-                raise Unsupported(f"a '{kind}' effect")
+                raise Unsupported(f"a '{kind}' effect", getattr(effect, "span", None))
         return lines
+
+    def stop_if_ended(self, before: int) -> list[str]:
+        """After a block of effects: where one of them may end the game (`end_game`, counted
+        since `before`), stop there, before any end rule is tested (the reference tests none
+        once the game is over, and its reason stays the effect's)."""
+        return ["if state.over:", "    break"] if self.game_enders > before else []
 
     def revealed(self, a, env) -> list[str]:
         """`reveal`: the players added to each item's `seen_by`, kept sorted (effects.e_reveal)."""
