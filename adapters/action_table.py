@@ -63,9 +63,16 @@ class _Block:
         return out
 
 
+_UNKNOWN = object()
+_PLAIN_KEPT = 1 << 16  # moves whose ids are kept (ActionTable._plain_ids)
+
+
 class ActionTable:
     def __init__(self, game, probe_games: int = PROBE_GAMES):
         self.game = game
+        # move -> its declared id (or None), for moves that name no item: their id is a
+        # function of the move alone, and a search asks for the same few again and again.
+        self._plain_ids: dict = {}
         first = game.new_state(0)
         declared = [(a.name, [p for p, _, _ in a.params]) for a in game.rules.ruleset.actions.values()]
         exact = {(action, i): exact_atoms(game, action, i, first)
@@ -140,12 +147,19 @@ class ActionTable:
         out: dict = {}
         namers: dict = {}
         unforeseen: dict = {}  # player (or CHANCE) -> [(rank key, move)]
+        plain = self._plain_ids
         for move in moves:
-            namer = None
-            if move.player != CHANCE and any(has_items(v) for _, v in move.args):
-                namer = namers.get(move.player) or namers.setdefault(
-                    move.player, self.game.namer(state, move.player))
-            i = self._declared_id(state, move, namer)
+            i = plain.get(move, _UNKNOWN)
+            if i is _UNKNOWN:
+                namer = None
+                if move.player != CHANCE and any(has_items(v) for _, v in move.args):
+                    namer = namers.get(move.player) or namers.setdefault(
+                        move.player, self.game.namer(state, move.player))
+                i = self._declared_id(state, move, namer)
+                if namer is None and len(plain) < _PLAIN_KEPT:
+                    plain[move] = i
+            else:
+                namer = None  # a move kept here names no item
             if i is None:
                 unforeseen.setdefault(move.player, []).append((self._rank_key(move, namer), move))
             else:

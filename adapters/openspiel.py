@@ -223,14 +223,18 @@ class MeepleState(pyspiel.State):
 
     # -- whose turn ------------------------------------------------------------------------
     def current_player(self):
-        s = self._state
+        at = self._at
+        s = at.state
+        if at.player_of is s:  # asked again of the same meeple state (a search asks often)
+            return at.player
         if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self._meeple.decision_kind(s) == "chance":
-            return pyspiel.PlayerId.CHANCE
-        if self._meeple.decision_kind(s) == "simultaneous":
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return self._meeple.current_players(s)[0]
+            player = pyspiel.PlayerId.TERMINAL
+        else:
+            kind = self._meeple.decision_kind(s)
+            player = pyspiel.PlayerId.CHANCE if kind == "chance" else \
+                pyspiel.PlayerId.SIMULTANEOUS if kind == "simultaneous" else self._meeple.current_players(s)[0]
+        at.player_of, at.player = s, player
+        return player
 
     def _legal_actions(self, player):
         s = self._state
@@ -345,10 +349,12 @@ class _Position:
         self.game = game.setup
         self.state = game.meeple.new_state(0)
         self.trail = None
+        self.player_of = self.player = None  # the meeple state whose current player is `player`
 
     def __deepcopy__(self, memo):
         twin = _Position.__new__(_Position)
         twin.game, twin.state, twin.trail = self.game, self.state, self.trail
+        twin.player_of, twin.player = self.player_of, self.player
         return twin
 
     def __reduce__(self):
@@ -368,7 +374,7 @@ class _Position:
 def _replay(name, params, steps) -> _Position:
     setup = globals()[name]._setup(params)
     at = _Position.__new__(_Position)
-    at.game, at.trail = setup, None
+    at.game, at.trail, at.player_of, at.player = setup, None, None, None
     at.state = setup.meeple.new_state(0)
     for i in steps:
         move = setup.meeple.legal_moves(at.state)[i]

@@ -3,6 +3,7 @@
     python -m meeple.benchmarks.adapters sims [--sims 1]      # OpenSpiel random games, whole
     python -m meeple.benchmarks.adapters cfr [--iterations 40]  # CFR+ on goofspiel, 3 and 4 cards
     python -m meeple.benchmarks.adapters mcts [--games 20 --simulations 200]  # OpenSpiel MCTS vs random
+    python -m meeple.benchmarks.adapters mcts-rate [--games 3 --simulations 100]  # its simulations/s, ours and OpenSpiel's
 
 `sims` plays every shipped ruleset to its end with `pyspiel.random_sim_test` (with
 serialisation), at its smallest player count; `cfr` reports exploitability as it falls;
@@ -69,9 +70,35 @@ def mcts(games: int, simulations: int) -> None:
           f"in {time.perf_counter() - start:.1f} s")
 
 
+def mcts_rate(rounds: int, simulations: int) -> None:
+    """OpenSpiel's MCTSBot choosing connect four's first moves on meeple's game through
+    the adapter and on OpenSpiel's own, interleaved: simulations per second, and the ratio."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as mcts_algorithms
+
+    from meeple.adapters.openspiel import load
+    games = {"meeple (adapter)": load("connect-four"), "OpenSpiel": pyspiel.load_game("connect_four")}
+    spent = dict.fromkeys(games, 0.0)
+    for r in range(rounds):
+        for name, game in games.items():
+            rng = np.random.RandomState(r)
+            bot = mcts_algorithms.MCTSBot(game, uct_c=2, max_simulations=simulations,
+                                          evaluator=mcts_algorithms.RandomRolloutEvaluator(1, rng), random_state=rng)
+            state = game.new_initial_state()
+            start = time.perf_counter()
+            for _ in range(4):  # the first four moves, each a whole search
+                state.apply_action(bot.step(state))
+            spent[name] += time.perf_counter() - start
+    rates = {name: rounds * 4 * simulations / t for name, t in spent.items()}
+    for name, rate in rates.items():
+        print(f"{name:18} {rate:10,.0f} simulations/s")
+    print(f"ratio meeple / OpenSpiel: {rates['meeple (adapter)'] / rates['OpenSpiel']:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run", choices=["sims", "cfr", "mcts"])
+    parser.add_argument("run", choices=["sims", "cfr", "mcts", "mcts-rate"])
     parser.add_argument("--sims", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--games", type=int, default=20)
@@ -81,8 +108,10 @@ def main() -> None:
         sims(args.sims)
     elif args.run == "cfr":
         cfr(args.iterations)
-    else:
+    elif args.run == "mcts":
         mcts(args.games, args.simulations)
+    else:
+        mcts_rate(args.games, args.simulations)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ run any ruleset on both back ends and compare them step by step.
 """
 from __future__ import annotations
 
+from ..flowgraph import CHANCE
 from ..moves import requirement_levels
 from ..rules import Rules
 from .emit_action import emit_enumerator
@@ -71,8 +72,11 @@ class CompiledRules(Rules):
             return made
         if explicit_chance not in kernels:
             # The fused tier, where the ruleset is inside it; explicit chance is the
-            # policy's draw, which only the kernel hands back to the loop.
-            fused = build_fused(self) if not explicit_chance else None
+            # policy's draw, which only the kernel hands back to the loop.  A flow without
+            # `chance` steps has no such draw (effects that draw take no kernel at all with
+            # chance explicit, Game._playout_kernel): it plays as it would without.
+            fused = build_fused(self) if not explicit_chance or \
+                not any(p.code == CHANCE for p in self.points) else None
             kernels[explicit_chance] = fused or build_kernel(self, explicit_chance)
         made = kernels[explicit_chance]
         if players is not None and made is not None and made[0].__name__ == "FUSED":
