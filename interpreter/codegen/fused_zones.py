@@ -466,7 +466,7 @@ class ZonesAndEffects:
         lines = []
         for name, t in self.locals.items():
             lines += [f"if {name!r} in L and not ({type_test(f'L[{name!r}]', t)}):", "    raise _KernelStop()"]
-        return lines
+        return ["if not settled:", *("    " + x for x in lines)] if lines else []  # (settled: they are its own)
 
 
 def _prop_type(t) -> str | None:
