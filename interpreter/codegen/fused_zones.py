@@ -138,7 +138,8 @@ class ZonesAndEffects:
             if shape == "zone":
                 lines += [f"_t = tuple({z})", f"if _t != {held}:", f"    {held} = _t"]
             else:
-                lines.append(f"{held} = _fz_{'rows' if shape == 'pzone' else 'keyed'}_back({z}, {held})")
+                back = "_fz_rows_back" if shape == "pzone" else "_fz_keyed_back"
+                lines.append(f"{held} = {back}({z}, {held})")
         return lines
 
     def zone_read(self, node, env, depth) -> tuple[str, str] | None:
