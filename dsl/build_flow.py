@@ -97,6 +97,10 @@ def build_effect(r: Reader, value) -> Effect | None:
         args["var"] = r.string(head, "the loop variable", span)
         args["in"] = r.expr(node.get("in"), "the list to loop over", span)
         args["do"] = build_effects(r, node.get("do"), "do")
+    elif kind == "while":
+        args["cond"] = r.expr(head, "the condition", span)
+        args["max"] = r.expr(node.get("max"), "the most rounds", span)
+        args["do"] = build_effects(r, node.get("do"), "do")
     elif kind == "emit":
         args["event"] = r.string(head, "the event name", span)
         args["with"] = {}

@@ -158,7 +158,7 @@ class DefineDecl:
 class Effect:
     """One effect statement.  `kind` names it; `args` holds parsed parts."""
 
-    kind: str  # set | move | shuffle | deal | flip | pass_zones | if | for | emit | let | end_game | log | reveal
+    kind: str  # set | move | shuffle | deal | flip | pass_zones | if | for | while | emit | let | end_game | log | reveal
     args: dict[str, Any]
     span: Span
     rule: str | None = None

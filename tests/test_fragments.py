@@ -9,10 +9,11 @@ import textwrap
 
 import pytest
 
-from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import load_game, load_rules
 from meeple.interpreter.codegen.fused import located_reasons
 from meeple.interpreter.differential import compare_backends
+
+from ruleset_support import diagnostics_at
 
 ROUNDS = """
 game: {name: rounds, players: 2}
@@ -70,21 +71,6 @@ def _write(tmp_path, text: str, name: str = "game") -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return str(path)
-
-
-def _found(tmp_path, text: str) -> list[tuple]:
-    """(code, line, the text the diagnostic points at, severity) of each diagnostic."""
-    path = _write(tmp_path, text)
-    rs, diags = read_ruleset(path)
-    if rs is not None:
-        diags += check_ruleset(rs)
-    lines = (tmp_path / "game.yaml").read_text().split("\n")
-    out = []
-    for d in diags:
-        line = lines[d.span.line - 1]
-        end = d.span.end_col if d.span.end_line == d.span.line else len(line) + 1
-        out.append((d.code, d.span.line, line[d.span.col - 1:end - 1], d.severity))
-    return sorted(out)
 
 
 def _moves_and_vars(game, seed: int):
@@ -202,7 +188,7 @@ def test_a_fragment_without_parameters_may_be_called_inside_an_actions_then(tmp_
         scoring:
           score: "n"
         """)
-    assert _found(tmp_path, (tmp_path / "game.yaml").read_text()) == []
+    assert diagnostics_at(tmp_path, (tmp_path / "game.yaml").read_text()) == []
     game = load_game(path, 1)
     state = game.apply(game.new_state(1), "start")
     assert "roll" in state.locals
@@ -245,7 +231,7 @@ scoring:
 ])
 def test_what_cannot_be_expanded_is_reported_where_it_is_written(tmp_path, text, expected):
     # (a call left out may leave an action unoffered, or no flow at all: F506, F507, F508)
-    assert [d for d in _found(tmp_path, text) if d[0] not in ("F506", "F507", "F508")] == expected
+    assert [d for d in diagnostics_at(tmp_path, text) if d[0] not in ("F506", "F507", "F508")] == expected
 
 
 def test_a_label_on_the_call_is_the_whole_calls_and_a_fragment_called_once_may_hold_labels(tmp_path):
@@ -261,7 +247,7 @@ flow:
 end:
   - {when: "true", after: outside}
 """
-    assert _found(tmp_path, text) == []
+    assert diagnostics_at(tmp_path, text) == []
     game = load_game(str(tmp_path / "game.yaml"), 2)
     state = game.apply(game.apply(game.new_state(0), "go"), "go")
     assert game.is_terminal(state)  # `after: outside` ends the game as the second call finishes
