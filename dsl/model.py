@@ -143,6 +143,7 @@ class BoardDecl:
     rule: str | None = None
     display: BoardDisplay | None = None
     grid: GridDecl | None = None
+    lines: list[tuple[str, ...]] = field(default_factory=list)  # declared straight lines (`lines:`)
 
 
 @dataclass

@@ -162,6 +162,8 @@ BOARD = Record("a board", (
                               label="[from, to] or [from, to, {attributes}]"),
                         label="a list of edges"), doc="[a, b] or [a, b, {attributes}]"),
     Key("directed", Boolean(), doc="true for one-way edges"),
+    Key("lines", ListOf(ListOf(NODE, label="a list of node names"), label="a list of lines"),
+        doc="the board's straight lines, each its nodes in order: what lines(board, k) walks"),
     Key("display", BOARD_DISPLAY, doc="how the board is drawn: node positions, node text, pieces"),
     RULE,
     DESCRIPTION,
