@@ -65,6 +65,8 @@ def _names_as_values(analysis: Analysis, cursor: Cursor) -> list[types.Completio
     if field in DECISION_STEPS:
         return _declared(analysis, "action", Kinds.Event) + \
             ([types.CompletionItem("pass", kind=Kinds.Keyword)] if field == "simultaneous" else [])
+    if field == "call":
+        return _declared(analysis, "fragment", Kinds.Function)
     if field == "pass_zones" or (field == "to" and "deal" in cursor.siblings):
         return [item for item in _declared(analysis, "zone", Kinds.Field)
                 if _per_player(analysis, item.label)]

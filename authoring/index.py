@@ -26,7 +26,8 @@ from .yaml_walk import Place, places
 
 # The sections that declare names, and what each declares.
 DECLARING_SECTIONS = {"variables": "variable", "zones": "zone", "boards": "board", "define": "definition",
-                      "actions": "action", "components": "component", "triggers": "trigger"}
+                      "actions": "action", "components": "component", "triggers": "trigger",
+                      "fragments": "fragment"}
 # How the expression scope calls the names a ruleset declares.
 _SYMBOL_KINDS = {"var": "variable", "player_var": "variable", "keyed_var": "variable", "zone": "zone",
                  "player_zone": "zone", "keyed_zone": "zone", "define": "definition"}
@@ -36,7 +37,7 @@ DECISION_STEPS = ("choose", "simultaneous", "respond")
 @dataclass(frozen=True)
 class Occurrence:
     """A name at a place: its declaration, or a use of it.  `kind` is variable, zone,
-    board, definition, action, component, trigger, item, option, label, or function
+    board, definition, action, component, trigger, fragment, item, option, label, or function
     (the library's, which has no declaration in the ruleset)."""
 
     kind: str
@@ -125,7 +126,7 @@ def _declared(place: Place) -> tuple[str, str, Span] | None:
 
 
 def _in_flow(place: Place) -> bool:
-    return place.path[0] == "flow" or (place.path[0] == "actions" and "then" in place.path)
+    return place.path[0] in ("flow", "fragments") or (place.path[0] == "actions" and "then" in place.path)
 
 
 def _named(place: Place) -> str | None:
@@ -134,6 +135,8 @@ def _named(place: Place) -> str | None:
         return None
     if place.field in DECISION_STEPS and place.field == place.keyword and place.value != "pass":
         return "action"
+    if place.field == place.keyword == "call":
+        return "fragment"
     if (place.keyword, place.field) in (("deal", "to"), ("pass_zones", "pass_zones")):
         return "zone"
     if place.path[:1] == ("end",) and place.field == "after" and place.value != "now":

@@ -14,7 +14,7 @@ MAX_VALUE = 300  # characters of a declaration's YAML shown before it is cut
 
 _TITLES = {"variable": "variable", "zone": "zone", "board": "board", "definition": "definition",
            "action": "action", "component": "component kind", "trigger": "trigger", "item": "item",
-           "option": "option", "label": "flow label"}
+           "option": "option", "label": "flow label", "fragment": "flow fragment"}
 
 
 def one_line(value) -> str:

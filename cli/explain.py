@@ -17,6 +17,8 @@ def _flow_lines(nodes, depth=0):
             head = f"{n.kind}: {', '.join(a for a, _ in n.args.get('actions', []) if a)}"
         elif n.kind in ("for", "turns"):
             head = f"{n.kind} ({n.args.get('var')})"
+        if n.args.get("call"):  # the outer step of a fragment's expanded call
+            head += f", call {n.args['call']}"
         cite = f"  [dim](rule {escape(n.rule)})[/]" if n.rule else ""
         lbl = escape(f" [{n.label}]") if n.label and n.kind != "phase" else ""
         yield f"{pad}{escape(head)}{lbl}{cite}  [dim]{escape(str(n.span))}[/]"

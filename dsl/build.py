@@ -7,6 +7,7 @@ import string
 
 from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
+from .board_edges import id_clash, line_problem
 from .build_support import Reader
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
@@ -357,14 +358,44 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
             listed_edges.append((a, b, attrs))
         else:
             r.error("S103", "an edge is a list [from, to] or [from, to, {attributes}]", span_of(e, node.span))
+    directed = r.boolean(node.get("directed"), "directed")
+    clash = id_clash([(a, b) for a, b, _ in edges + listed_edges], directed)
+    if clash is not None:
+        r.error("S124", f"two edges of board '{name}' would both have the id '{clash[0]}' "
+                f"([{', '.join(clash[1])}] and [{', '.join(clash[2])}]), which state kept on edges "
+                "tells them apart by; rename a node", value_span(node, "edges"))
+    lines = _board_lines(r, name, node, nodes)
     if grid is not None:  # kept, so that a grid sized by the options can be built again
         grid.listed_nodes, grid.listed_edges = listed, listed_edges
     display = None
     if "display" in node:
         from .build_display import build_board_display  # it reads template_places from here
         display = build_board_display(r, name, node["display"], nodes, value_span(node, "display"))
-    return BoardDecl(name, r.boolean(node.get("directed"), "directed"), nodes, edges + listed_edges, node.span,
-                     rule_of(r, node), display, grid)
+    return BoardDecl(name, directed, nodes, edges + listed_edges, node.span, rule_of(r, node), display, grid, lines)
+
+
+def _board_lines(r: Reader, name: str, node, nodes: dict) -> list[tuple[str, ...]]:
+    """`lines: [[a, b, c], ...]`: the straight lines of a board, each its nodes in order."""
+    out = []
+    for line in r.sequence(node.get("lines"), "lines", node.span):
+        if not isinstance(line, list) or not all(isinstance(n, (str, int)) and not isinstance(n, bool)
+                                                 for n in line):
+            continue  # not a list of names: reported by the shape pass
+        names = [str(n) for n in line]
+        spans = getattr(line, "item_spans", None) or [span_of(line, node.span)] * len(line)
+        known = True
+        for n, where in zip(names, spans):
+            if n not in nodes:
+                close = difflib.get_close_matches(n, list(nodes), n=1)
+                r.error("N304", f"line node '{n}' is not a node of board '{name}'" +
+                        (f"; did you mean '{close[0]}'?" if close else ""), where, suggestions=close)
+                known = False
+        problem = line_problem(names)
+        if problem is not None:
+            r.error("S123", f"{problem} (board '{name}')", span_of(line, node.span))
+        elif known:
+            out.append(tuple(names))
+    return out
 
 
 def build_action(r: Reader, name: str, value) -> ActionDecl | None:

@@ -97,6 +97,10 @@ def build_effect(r: Reader, value) -> Effect | None:
         args["var"] = r.string(head, "the loop variable", span)
         args["in"] = r.expr(node.get("in"), "the list to loop over", span)
         args["do"] = build_effects(r, node.get("do"), "do")
+    elif kind == "while":
+        args["cond"] = r.expr(head, "the condition", span)
+        args["max"] = r.expr(node.get("max"), "the most rounds", span)
+        args["do"] = build_effects(r, node.get("do"), "do")
     elif kind == "emit":
         args["event"] = r.string(head, "the event name", span)
         args["with"] = {}
@@ -192,7 +196,16 @@ def build_flow_node(r: Reader, value) -> FlowNode | None:
     elif kind == "chance":
         args["var"] = r.string(head, "the name bound to the outcome", span)
         args["from"] = r.expr(node.get("from"), "the possible outcomes", span)
-    if kind in ("chance", "for", "turns") and "seen_by" in node:
+    elif kind == "call":
+        args["name"] = r.string(head, "the fragment's name", span)
+        args["name_span"] = value_span(node, "call", span)
+        args["with"], args["with_spans"] = {}, {}
+        given = node.get("with")
+        if given is not None and r.mapping(given, "'with'", parent_span=span):
+            for k, v in given.items():
+                args["with"][str(k)] = r.expr(v, f"the argument '{k}'", span)
+                args["with_spans"][str(k)] = given.key_spans.get(k, span) if isinstance(given, LDict) else span
+    if kind in ("chance", "for", "turns", "call") and "seen_by" in node:
         args["seen_by"] = r.expr(node["seen_by"], "the players who may know it", span)
     label = r.string(node.get("label"), "a label", span) if "label" in node else None
     if kind == "phase" and label is None:

@@ -264,6 +264,11 @@ def sized_board(decl: BoardDecl, options: dict) -> BoardDecl:
             if end not in nodes:
                 raise BoardSizeError(f"board '{decl.name}': its edge [{a}, {b}] names '{end}', which a "
                                      f"{rows} x {cols} grid does not have")
+    for line in decl.lines:
+        for n in line:
+            if n not in nodes:
+                raise BoardSizeError(f"board '{decl.name}': its line [{', '.join(line)}] names '{n}', which a "
+                                     f"{rows} x {cols} grid does not have")
     return dataclasses.replace(decl, nodes=nodes, edges=edges + list(grid.listed_edges),
                                grid=dataclasses.replace(grid, built=(rows, cols)))
 

@@ -20,7 +20,7 @@ import networkx as nx
 # The value rules are re-exported: the evaluators and tests take them from here.
 from .compare import (SCAN_FREE, charge_scan, contains, equal, fail, kind_of, less, map_key,  # noqa: F401
                       order_key, same_as, strict_key)
-from . import grid, sets
+from . import board_edges, grid, sets
 from .eval_errors import EvalLimitError
 from .types import ANY, BOOL, INT, STR, Type, element_type, item_of, list_of, map_of, set_of
 from .value_key import key_of
@@ -741,7 +741,7 @@ def _has_move(ctx, p, actions):
 # against the ruleset's boards when it is loaded (dsl/typecheck.py).
 BOARD_FUNCTIONS = frozenset({"nodes", "nodes_where", "neighbours", "has_edge", "attr", "edge_attr",
                              "path", "distance", "reachable", "lines", "hop_targets", "within",
-                             "cell", "row_of", "col_of", "step", "ray"})
+                             "cell", "row_of", "col_of", "step", "ray", "edges", "edges_of", "ends", "edge"})
 
 def _board(ctx, b):
     if isinstance(b, nx.Graph):
@@ -861,14 +861,19 @@ def _line_directions(g) -> tuple:
 
 @_fn("lines", 2, 2, list_of(list_of(STR)), [None, INT])
 def _lines(ctx, b, k):
-    """Straight runs of k cells on a grid, computed once per board and length.  How far a
-    run goes from each cell is counted first, so the work is the board's size and the
-    answer's, whatever k is (a line longer than the board is simply not there)."""
+    """Straight runs of k nodes, computed once per board and length: along the lines the
+    board declares (`lines:`), else along a grid's rows, columns and diagonals.  On a grid
+    how far a run goes from each cell is counted first, so the work is the board's size
+    and the answer's, whatever k is (a line longer than the board is simply not there)."""
     g = _board(ctx, b)
     k = want_int(k, "the line length")
     if k < 1:
         fail("lines need a length of at least 1")
     cache = g.graph.setdefault("_meeple_lines", {})
+    declared = g.graph.get(board_edges.DECLARED_LINES)
+    if k not in cache and declared is not None:
+        ctx.charge(sum(len(line) for line in declared))
+        cache[k] = board_edges.declared_runs(declared, k)
     if k not in cache:
         ctx.charge(len(g))
         runs = _grid_runs(g)
@@ -881,6 +886,42 @@ def _lines(ctx, b, k):
                          for r, c, (dr, dc) in starts)
     ctx.charge(len(cache[k]))
     return cache[k]
+
+
+@_fn("edges", 1, 1, list_of(STR))
+def _edges(ctx, b):
+    """Every edge's id (`a1-b1`), in the order the board declares them: the keys of state
+    kept on edges, `per: "edges('board')"`."""
+    g = _board(ctx, b)
+    ids = board_edges.edge_table(g)[0]
+    ctx.charge(len(ids))
+    return ids
+
+
+@_fn("edges_of", 2, 2, list_of(STR), [None, STR])
+def _edges_of(ctx, b, n):
+    """The ids of the edges at a node (leaving or entering it, on a one-way board)."""
+    g = _board(ctx, b)
+    out = board_edges.edge_table(g)[2][_node(g, n)]
+    ctx.charge(len(out))
+    return out
+
+
+@_fn("ends", 2, 2, list_of(STR), [None, STR])
+def _ends(ctx, b, e):
+    """An edge's two nodes, as the board declares them."""
+    g = _board(ctx, b)
+    found = board_edges.edge_table(g)[1].get(e) if isinstance(e, str) else None
+    if found is None:
+        fail(f"the board has no edge {render(e, False)}")
+    return found
+
+
+@_fn("edge", 3, 3, ANY, [None, STR, STR])
+def _edge(ctx, b, x, y):
+    """The id of the edge joining x to y (either way on a board that is not one-way), or none."""
+    g = _board(ctx, b)
+    return board_edges.edge_table(g)[3].get((_node(g, x), _node(g, y)))
 
 
 def _grid_runs(g):

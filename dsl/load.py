@@ -13,6 +13,7 @@ from .build import (SECTIONS, SINGLE_SECTIONS, build_checks, build_end, build_ga
 from .build_flow import build_effects, build_flow
 from .build_support import Reader
 from .diagnostics import Diagnostic, RulesetError, register_source
+from .fragments import build_fragments, expand_fragments
 from .model import Ruleset
 from .schema import check_sections
 from .source import (MAX_FILE_BYTES, MAX_RULESET_FILES, LDict, Span, YamlError, decode_source, read_source,
@@ -117,6 +118,8 @@ def read_ruleset(path: str | Path, texts: dict[Path, str] | None = None
             build_named(r, section, value, into, own.get(section, seen))
     setup = [e for _, v, _ in parts["setup"] for e in build_effects(r, v, "setup")]
     flow = build_flow(r, parts["flow"][0][1]) if parts["flow"] else []
+    fragments = build_fragments(r, [v for _, v, _ in parts["fragments"]])
+    flow = expand_fragments(r, fragments, flow, named["actions"], set(seen))
     end = [e for _, v, _ in parts["end"] for e in build_end(r, v)]
     scoring = build_scoring(r, parts["scoring"][0][1]) if parts["scoring"] else None
     invariants = [c for _, v, span in parts["invariants"] for c in build_checks(r, v, "invariants", span)]
@@ -125,7 +128,7 @@ def read_ruleset(path: str | Path, texts: dict[Path, str] | None = None
         return None, diagnostics
     rs = Ruleset(game, named["components"], named["variables"], named["zones"], named["boards"],
                  named["define"], setup, flow, named["actions"], named["triggers"], end, scoring,
-                 [_display(f) for f in files], digest.hexdigest()[:16], str(path), invariants)
+                 [_display(f) for f in files], digest.hexdigest()[:16], str(path), invariants, fragments)
     return rs, diagnostics
 
 

@@ -143,6 +143,7 @@ class BoardDecl:
     rule: str | None = None
     display: BoardDisplay | None = None
     grid: GridDecl | None = None
+    lines: list[tuple[str, ...]] = field(default_factory=list)  # declared straight lines (`lines:`)
 
 
 @dataclass
@@ -158,7 +159,7 @@ class DefineDecl:
 class Effect:
     """One effect statement.  `kind` names it; `args` holds parsed parts."""
 
-    kind: str  # set | move | shuffle | deal | flip | pass_zones | if | for | emit | let | end_game | log | reveal
+    kind: str  # set | move | shuffle | deal | flip | pass_zones | if | for | while | emit | let | end_game | log | reveal
     args: dict[str, Any]
     span: Span
     rule: str | None = None
@@ -191,7 +192,8 @@ class ActionDecl:
 @dataclass
 class FlowNode:
     """One node of the structured flow.  kind: phase | loop | for | turns | choose |
-    simultaneous | respond | effects | if | chance | sequence."""
+    simultaneous | respond | effects | if | chance; and `call` until the fragments are
+    expanded (dsl/fragments.py), which happens before anything else reads the flow."""
 
     kind: str
     args: dict[str, Any]
@@ -200,6 +202,19 @@ class FlowNode:
     label: str | None = None
     rule: str | None = None
     orelse: list["FlowNode"] = field(default_factory=list)
+
+
+@dataclass
+class FragmentDecl:
+    """A named list of flow steps (`fragments:`), run where a `call` step names it.  Calls
+    are expanded into the flow when the ruleset is read (dsl/fragments.py), so nothing
+    after reading sees a fragment or a call."""
+
+    name: str
+    params: list[tuple[str, Span]]  # (name, where it is written)
+    body: list[FlowNode]
+    span: Span
+    rule: str | None = None
 
 
 @dataclass
@@ -253,3 +268,4 @@ class Ruleset:
     content_hash: str
     root: str  # the folder or file it was loaded from
     invariants: list = field(default_factory=list)  # [Check] that must hold after every move
+    fragments: dict = field(default_factory=dict)  # name -> FragmentDecl, already expanded into the flow

@@ -78,6 +78,12 @@ def effect_sites(effects: list[Effect], scope: Scope) -> Iterator[Site]:
                 yield Site(a["cond"], scope, "cond", "an 'if' condition")
             yield from effect_sites(a["then"], scope)
             yield from effect_sites(a["else"], scope)
+        elif e.kind == "while":
+            if a["cond"] is not None:
+                yield Site(a["cond"], scope, "cond", "a 'while' condition")
+            if a["max"] is not None:
+                yield Site(a["max"], scope, "value", "the 'max' of a 'while'")
+            yield from effect_sites(a["do"], scope)
         elif e.kind == "for":
             if a["in"] is not None:
                 yield Site(a["in"], scope, "list", "the list of a 'for'")

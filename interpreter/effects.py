@@ -103,6 +103,29 @@ class EffectCompiler:
                 ctx.bindings.pop(var, None)
         return run
 
+    def e_while(self, effect, scope):
+        """Rounds of `do` while the condition holds, tested before each round; `max` is
+        worked out once, before the first test.  A round past `max` is an error (R713): the
+        bound says the rules meant to stop by then, so going on would hide their mistake."""
+        cond = self.rules.expr(effect.args["cond"], scope)
+        most = self.rules.expr(effect.args["max"], scope)
+        body = self.block(effect.args["do"], scope)
+
+        def run(ctx):
+            bound = most(ctx)
+            if not is_int(bound):
+                raise RuleError("R701", f"the 'max' of a 'while' must be int, found {kind_of(bound)}",
+                                effect.span, effect.rule)
+            rounds = 0
+            while cond(ctx) is True:
+                if rounds >= bound:
+                    raise RuleError("R713", f"the 'while' still holds after its max of {bound} rounds",
+                                    effect.span, effect.rule)
+                rounds += 1
+                ctx.charge(1)
+                body(ctx)
+        return run
+
     def e_move(self, effect, scope):
         a = effect.args
         items_fn = self.rules.expr(a["items"], scope) if a["items"] is not None else None

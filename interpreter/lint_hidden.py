@@ -159,6 +159,8 @@ def exposed_secret_diagnostics(rs) -> list[Diagnostic]:
             elif e.kind == "for":
                 inner = secret | ({a["var"]} if reads(a.get("in"), secret) else set())
                 effects(a.get("do", []), inner, what)
+            elif e.kind == "while":
+                effects(a.get("do", []), secret, what)
             elif e.kind == "if":
                 effects(a.get("then", []), secret, what)
                 effects(a.get("else", []), secret, what)

@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 import networkx as nx
 
+from meeple.dsl.board_edges import DECLARED_LINES, EDGE_ORDER
 from meeple.dsl.build_grid import BoardSizeError, sized_board
 from meeple.dsl.checks.flow import all_flow_nodes
 from meeple.dsl.compile_expr import compile_expr
@@ -138,6 +139,9 @@ class Rules:
             g.add_node(node, **attrs)
         for a, b, attrs in decl.edges:
             g.add_edge(a, b, **attrs)
+        g.graph[EDGE_ORDER] = tuple((a, b) for a, b, _ in decl.edges)  # the edges' ids follow it
+        if decl.lines:  # what lines(b, k) walks instead of a grid's rows, columns and diagonals
+            g.graph[DECLARED_LINES] = tuple(decl.lines)
         return g
 
     def _define_readers(self):

@@ -137,3 +137,22 @@ actions:
     rule: "rest"
     effects: []
 """
+
+
+def diagnostics_at(tmp_path, text: str) -> list[tuple]:
+    """(code, line, the text the diagnostic points at, severity) of every diagnostic of a
+    one-file ruleset (read, then checked), sorted: what tests of located errors compare."""
+    import textwrap
+    from meeple.dsl.load import check_ruleset, read_ruleset
+    path = tmp_path / "game.yaml"
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    rs, diags = read_ruleset(path)
+    if rs is not None:
+        diags += check_ruleset(rs)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    out = []
+    for d in diags:
+        line = lines[d.span.line - 1]
+        end = d.span.end_col if d.span.end_line == d.span.line else len(line) + 1
+        out.append((d.code, d.span.line, line[d.span.col - 1:end - 1], d.severity))
+    return sorted(out)

@@ -12,5 +12,11 @@ PASSES = [components.check_items, components.check_reserved_fields, components.c
 
 
 def run_all(rs) -> Iterator[Diagnostic]:
+    """Each problem once: the steps of a fragment called from several places are checked
+    at every call (dsl/fragments.py), and a problem in them is the same at each."""
+    seen: set = set()
     for check in PASSES:
-        yield from check(rs)
+        for d in check(rs):
+            if (d.code, d.span, d.message) not in seen:
+                seen.add((d.code, d.span, d.message))
+                yield d

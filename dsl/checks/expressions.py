@@ -52,11 +52,12 @@ def check_expressions(rs: Ruleset) -> Iterator[Diagnostic]:
 
 def count_expressions(rs: Ruleset) -> set[int]:
     """The ids of the expressions that must be ints: how many items a `deal` or `move`
-    hands out, how far `pass_zones` passes, how often a loop runs `times`."""
+    hands out, how far `pass_zones` passes, how often a loop runs `times`, the most rounds
+    of a `while`."""
     out: set[int] = set()
     for node in _effects_and_steps(rs):
         keys = {"deal": ("count",), "move": ("count",), "pass_zones": ("direction",),
-                "loop": ("times",)}.get(node.kind, ())
+                "loop": ("times",), "while": ("max",)}.get(node.kind, ())
         out.update(id(node.args[k]) for k in keys if node.args.get(k) is not None)
     return out
 

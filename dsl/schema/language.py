@@ -162,6 +162,8 @@ BOARD = Record("a board", (
                               label="[from, to] or [from, to, {attributes}]"),
                         label="a list of edges"), doc="[a, b] or [a, b, {attributes}]"),
     Key("directed", Boolean(), doc="true for one-way edges"),
+    Key("lines", ListOf(ListOf(NODE, label="a list of node names"), label="a list of lines"),
+        doc="the board's straight lines, each its nodes in order: what lines(board, k) walks"),
     Key("display", BOARD_DISPLAY, doc="how the board is drawn: node positions, node text, pieces"),
     RULE,
     DESCRIPTION,
@@ -213,6 +215,10 @@ EFFECT = Keyworded("an effect", (
     Variant("for", NAME, (Key("in", Expression(), True, "the list to loop over"),
                           Key("do", EFFECTS, True, "effects run for each element")),
             "repeats effects for each element"),
+    Variant("while", Expression(label="a condition"),
+            (Key("max", Expression(), True, "the most rounds it may run: one more is an error (R713)"),
+             Key("do", EFFECTS, True, "effects run while the condition holds")),
+            "repeats effects while a condition holds, at most max rounds"),
     Variant("emit", NAME, (Key("with", MapOf(Expression(), label="a mapping of names to expressions", keys=NAME),
                                doc="names bound in the triggers"),),
             "fires the event triggers of that event"),
@@ -266,8 +272,21 @@ FLOW_STEP = Keyworded("a flow step", (
             "runs steps conditionally"),
     Variant("chance", NAME, (Key("from", Expression(), True, "the equally likely outcomes"), SEEN_BY),
             "draws a random outcome"),
+    Variant("call", NAME, (Key("with", MapOf(Expression(), label="a mapping of parameter names to expressions",
+                                             keys=NAME),
+                               doc="the fragment's arguments: parameter name -> its value, worked out as the call starts"),
+                           SEEN_BY),
+            "runs the steps of a named fragment (the fragments section)"),
 ), common=(Key("label", NAME, doc="a name for end rules' after"), RULE,
            Key("name", Text(), doc="free text, ignored")))
+
+FRAGMENT = Record("a fragment", (
+    Key("params", ListOf(NAME, label="a list of parameter names"),
+        doc="the names its steps read, bound to the arguments of each call"),
+    Key("do", STEPS, True, "the steps a call runs"),
+    RULE,
+    DESCRIPTION,
+))
 
 # -- actions, triggers, end, scoring, invariants -----------------------------
 
@@ -339,6 +358,8 @@ RULESET = Record("a ruleset file", (
         doc="named expressions and functions"),
     Key("setup", EFFECTS, doc="effects run once when a game starts"),
     Key("flow", STEPS, doc="the order of play"),
+    Key("fragments", MapOf(FRAGMENT, label="a mapping of names to fragments", keys=NAME),
+        doc="named lists of flow steps, run by `call` steps from several places"),
     Key("actions", MapOf(ACTION, label="a mapping of names to actions", keys=NAME), doc="what players may do"),
     Key("triggers", MapOf(TRIGGER, label="a mapping of names to triggers", keys=NAME),
         doc="effects run when a condition holds or an event happens"),

@@ -145,6 +145,8 @@ def _binding_counts(effects, counts: Counter) -> Counter:
         elif e.kind == "for":
             counts[e.args["var"]] += 1
             _binding_counts(e.args["do"], counts)
+        elif e.kind == "while":
+            _binding_counts(e.args["do"], counts)
         elif e.kind == "if":
             _binding_counts(e.args["then"], counts)
             _binding_counts(e.args["else"], counts)
@@ -321,6 +323,33 @@ class BlockWriter:
             self.emit(f"    {local} = {old}")
         self.emit("else:")
         self.emit(f"    B.pop({var!r}, None)")
+
+    def s_while(self, effect, scope):
+        """A Python `while` whose test reads the state again at every round; a round past
+        `max`, a `max` that is not an int or the cost limit hand the block back to the
+        reference, which reports them (R713, R701, R702) at the effect."""
+        most = self.value(effect.args["max"], scope)
+        bound, rounds = self.temp("_wb"), self.temp("_wr")
+        self.emit(f"{bound} = {most.text}")
+        if most.kind != INT:
+            self.emit(f"if type({bound}) is not int:")
+            self.emit("    raise Deopt()")
+        self.emit(f"{rounds} = 0")
+        self.emit("while True:")
+        self.depth += 1
+        cond = self.value(effect.args["cond"], scope)  # what it reads, read again before each round
+        self.emit(f"if not ({cond.text}):" if cond.kind == BOOL else f"if ({cond.text}) is not True:")
+        self.emit("    break")
+        self.emit(f"if {rounds} >= {bound}:")
+        self.emit("    raise Deopt()")
+        self.emit(f"{rounds} += 1")
+        self.emit("ctx.cost += 1")
+        self.emit("if ctx.cost > COST_LIMIT:")
+        self.emit("    raise Deopt()")
+        env = dict(self.env)
+        self.block(effect.args["do"], scope)
+        self.env = env
+        self.depth -= 1
 
     def s_set(self, effect, scope):
         for assign in effect.args["assignments"]:

@@ -64,14 +64,14 @@ _PY = {"int": "int", "str": "str", "bool": "bool"}
 # Library functions whose value depends only on their (constant) arguments and the game:
 # called once per playout through the real implementation.  name -> result type.
 _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int",
-             "directions": "list:str"}  # (but the knight's moves: pairs of ints, not taken)
+             "directions": "list:str", "edges": "list:str"}  # (but the knight's moves: pairs of ints, not taken)
 # Library functions called through the real implementation each time: name -> result type.
 # Library functions of ints alone that read nothing else: name -> how many arguments.
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int", "within": "list:str",
            "row_of": "int", "col_of": "int", "ray": "list:str",  # a grid's geometry
-           "has_edge": "bool"}
+           "has_edge": "bool", "edges_of": "list:str", "ends": "list:str"}  # a board's edges (dsl/board_edges.py)
 # Library functions of a board and their arguments alone, whose arguments change during
 # a game: name -> the argument types after the board's name, the result.  Each value is
 # kept per game by the values of its arguments (a listing asks for the same walk for

@@ -74,7 +74,7 @@ class EndRules:
                 parts = []
             elif kind == "if":
                 parts = [args["then"], args["else"]]
-            elif kind == "for":
+            elif kind in ("for", "while"):
                 parts = [args["do"]]
             elif kind == "emit" and depth < 8:
                 parts = [t.effects for t in self.rs.triggers.values() if t.on == args["event"]]

@@ -28,6 +28,10 @@ from .kernel import KernelStop
 from .safe_source import ident
 
 
+# The most rounds of a `while` this tier writes (see ZonesAndEffects.repeated).
+MAX_WHILE_ROUNDS = 1_000
+
+
 class Unsupported(Exception):
     """This ruleset uses something the fused tier does not compile, written at `span`
     when it is known (the innermost expression being written, if nothing nearer)."""
@@ -213,6 +217,8 @@ class ZonesAndEffects:
                 body = self.effect_block(effect.args["do"], {**env, effect.args["var"]: (local, t[5:])})
                 pre, walked = self.walk_lines(seq)
                 lines += [*pre, f"for {local} in tuple({walked}):", *("    " + x for x in body or ["pass"])]
+            elif kind == "while":
+                lines += self.repeated(effect, env)
             elif kind == "move":
                 lines += self.move(effect.args, env)
             elif kind == "flip":
@@ -252,6 +258,21 @@ class ZonesAndEffects:
         since `before`), stop there, before any end rule is tested (the reference tests none
         once the game is over, and its reason stays the effect's)."""
         return ["if state.over:", "    break"] if self.game_enders > before else []
+    def repeated(self, effect, env) -> list[str]:
+        """`while`: the test before each round, a round past `max` stopping the playout (the
+        reference reports it, R713).  This tier does not count what a round costs, so it
+        takes a `max` written as a number of at most MAX_WHILE_ROUNDS: then the rounds keep a
+        move within the reference's cost limit as its other loops do."""
+        most = effect.args["max"]
+        if not (isinstance(most, A.Const) and type(most.value) is int and most.value <= MAX_WHILE_ROUNDS):
+            raise Unsupported(f"a 'while' whose 'max' is not a number of at most {MAX_WHILE_ROUNDS:,}",
+                              effect.span)
+        self.temps += 1
+        rounds = f"_wr{self.temps}"
+        body = self.effect_block(effect.args["do"], env)
+        return [f"{rounds} = 0", f"while {self.truth(effect.args['cond'], env)}:",
+                f"    if {rounds} >= {most.value}:", "        raise _KernelStop()", f"    {rounds} += 1",
+                *("    " + x for x in body or ["pass"])]
 
     def revealed(self, a, env) -> list[str]:
         """`reveal`: the players added to each item's `seen_by`, kept sorted (effects.e_reveal)."""
