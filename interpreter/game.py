@@ -23,7 +23,7 @@ from .context import Ctx, RuleError, Stalled
 from .draws import may_draw, mixed
 from .flowgraph import (ASSIGN, BRANCH, CHANCE as CHANCE_STEP, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP,
                         END, EXEC, LOOP_BIND, LOOP_STEP, LOOP_TEST, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
-from .knowledge import WHOLE, Namer
+from .knowledge import WHOLE, Namer, chosen_from_own_zones
 from .moves import CHANCE, CHANCE_STEP_ACTION, PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
 from .outcome import Outcome, compute_outcome
 from .state import State, to_plain
@@ -86,6 +86,7 @@ class Game:
         # None for whichever way is faster for this game, as a trial of its first steps finds.
         self._steps_by_kernel = None if getattr(rules, "playout_kernel", None) is not None else False
         self._step_trial = None
+        self._own_choices = None  # actions whose moves never need a handle (knowledge.chosen_from_own_zones)
         self.kernel_steps = 0  # moves `apply` had the playout function play (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
@@ -465,10 +466,13 @@ class Game:
         text, in which those items are handles."""
         namers: dict = {}
         whole: dict = {}  # (player, item id) -> whether that player sees the item whole
+        own = self._own_choices
+        if own is None:
+            own = self._own_choices = chosen_from_own_zones(self.rules)
         out = []
         for m in moves:
             player = m.player
-            if player == CHANCE or not m.args:  # the draw itself is nobody's move: it names what was drawn
+            if player == CHANCE or not m.args or m.action in own:  # the draw itself is nobody's move: it names what was drawn
                 out.append(m)
                 continue
             hidden = False

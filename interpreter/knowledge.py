@@ -255,3 +255,22 @@ class Namer:
         if isinstance(value, (frozenset, set)):
             return {"$set": sorted((self.plain(v) for v in value), key=str)}
         return value
+
+
+def chosen_from_own_zones(rules) -> frozenset:
+    """The actions whose every parameter is chosen from the mover's own zone of a kind
+    they may look into (`hand[player]`, the zone per player, visibility not `none` or
+    `top`): what such a move names is always in that zone, which `Namer.sight` shows its
+    owner whole, so its text needs no handle and naming its moves can be skipped."""
+    from meeple.dsl import expr_ast as A
+    zones = rules.zones
+    found = set()
+    for name, action in rules.ruleset.actions.items():
+        params = action.params
+        if params and all(isinstance(domain, A.Index) and isinstance(domain.obj, A.Name)
+                          and isinstance(domain.index, A.Name) and domain.index.name == "player"
+                          and domain.obj.name in zones and zones[domain.obj.name].per == "player"
+                          and zones[domain.obj.name].visibility not in ("none", "top")
+                          for _, domain, _ in params):
+            found.add(name)
+    return frozenset(found)
