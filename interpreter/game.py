@@ -727,8 +727,8 @@ class Game:
             return
         cache = self._end_cache
         if cache is None:
-            from .invariant_deps import ReadsCache, state_reads
-            cache = self._end_cache = ReadsCache([state_reads(rule.when, self.rules.ruleset)
+            from .invariant_deps import ReadsCache, cache_reads
+            cache = self._end_cache = ReadsCache([cache_reads(rule.when, self.rules.ruleset)
                                                   for _, rule in self.rules.end_rules])
         i = -1
         for fn, rule in self.rules.end_rules:

@@ -1126,6 +1126,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
                 return f"str({x})", "str"
+        if f == "move_count" and not args:  # counted in place by every move the tier plays
+            return "state.move_count", "int"
         if f == "player_count" and not args:
             return ("ctx.player_count" if self.players is None else str(self.players)), "int"
         if f == "players" and not args and self.players is not None:
