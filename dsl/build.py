@@ -8,6 +8,7 @@ import string
 from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
 from .build_support import Reader
+from .options import check_option
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
 from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
@@ -36,6 +37,7 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
             d = r.mapping(decl, f"option '{name}'")
             if d is None:
                 continue
+            r.diagnostics.extend(check_option(str(name), d, value_span(d, "default")))
             choices = tuple(plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
             options[str(name)] = OptionDecl(str(name), plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")

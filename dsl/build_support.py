@@ -10,8 +10,9 @@ from .schema.shape import describe
 from .source import LDict, LList, LStr, Span, TextOrigin, span_of
 
 # What the shape pass (dsl/schema) reports for a whole ruleset: unknown and missing
-# keys, wrong kinds, values outside their choices, effects and steps without one keyword.
-SHAPE_CODES = frozenset({"S101", "S102", "S103", "S105", "S106"})
+# keys, wrong kinds (a fraction in an option: S123), values outside their choices, effects and
+# steps without one keyword.
+SHAPE_CODES = frozenset({"S101", "S102", "S103", "S105", "S106", "S123"})
 
 
 class Reader:

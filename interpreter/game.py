@@ -16,6 +16,7 @@ import random
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError, EvalLimitError
 from meeple.dsl.functions import fail, want_list
+from meeple.dsl.options import fits_option, option_type, type_name
 from meeple.dsl.values import Item, option_value
 
 from . import draw_points, rng
@@ -67,8 +68,9 @@ class Game:
             if k not in self.options:
                 raise ValueError(f"unknown option '{k}'; options: {', '.join(self.options) or '(none)'}")
             decl = info.options[k]
-            if not _same_kind(v, decl.default):
-                raise ValueError(f"option '{k}' must be {_kind_name(decl.default)} like its default "
+            wanted = option_type(decl.default)  # an option's type is its default's, all the way down
+            if not fits_option(v, wanted):
+                raise ValueError(f"option '{k}' must be {type_name(wanted)} like its default "
                                  f"{decl.default!r}, not {v!r}")
             if decl.choices is not None and v not in decl.choices:
                 raise ValueError(f"option '{k}' must be one of {list(decl.choices)}")
@@ -1052,19 +1054,6 @@ def _items_in(value):
     elif isinstance(value, (tuple, list)):
         for v in value:
             yield from _items_in(v)
-
-
-def _same_kind(value, default) -> bool:
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, (list, tuple)):
-        return isinstance(value, (list, tuple))
-    return default is None or isinstance(value, type(default))
-
-
-def _kind_name(v) -> str:
-    return {bool: "true or false", int: "a whole number", str: "a text", list: "a list", tuple: "a list",
-            dict: "a mapping"}.get(type(v), type(v).__name__)
 
 
 def _default_of(decl):
