@@ -29,6 +29,7 @@ class Reader:
         self.diagnostics: list[Diagnostic] = []
         self.shape_checked = False
         self.options: dict = {}  # the game's OptionDecls (build_game): a grid's size may read them
+        self.players: tuple[int, int] = (1, 1)  # the fewest and most players (build_game): a generate may read them
         self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------

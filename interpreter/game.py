@@ -16,6 +16,7 @@ import random
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError, EvalLimitError
 from meeple.dsl.functions import fail, want_list
+from meeple.dsl.generate import GenerateError
 from meeple.dsl.options import fits_option, option_type, type_name
 from meeple.dsl.values import Item, option_value
 
@@ -90,7 +91,12 @@ class Game:
         self.boards = rules.boards_for(self.options)  # a grid's size may depend on the options
         # False when every player always knows everything (no hidden zone, face, side or amount).
         self.hides_information = rules.hides_information
-        self.items = rules.items
+        try:  # a generate may follow the options and the player count (item_sets.py)
+            self.items, self._items_by_kind = rules.items_for(self.options, players)
+        except GenerateError as exc:
+            where = f"{exc.span}: " if exc.span is not None else ""
+            raise GenerateError(exc.code, f"{where}with these options and {players} players: {exc.message}",
+                                exc.span) from None
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
         # Per decision point: (action, whether its moves must reach their `then` steps) for
         # each action offered there, so listing moves looks nothing up by name.
@@ -104,7 +110,7 @@ class Game:
 
     # ctx.game protocol -------------------------------------------------------------
     def items_of(self, kind: str) -> tuple:
-        return self.rules.items_by_kind.get(kind, ())
+        return self._items_by_kind.get(kind, ())
 
     def prop_default(self, item, name):
         # A default reads only the item and the game (its context has no state), so each

@@ -96,9 +96,11 @@ ITEM = Record("an item", (
 
 GENERATED_FIELD = OneOf((
     ListOf(Scalar(), label="a list of values"),
-    Record("a range", (Key("from", Integer(), True, "the first value"),
-                       Key("to", Integer(), True, "the last value (inclusive)"))),
-), label="a list of values or {from, to}")
+    Record("a range", (Key("from", Expression(), True, "the first value: a number, or an expression over the "
+                           "options and the player count"),
+                       Key("to", Expression(), True, "the last value (inclusive), likewise"))),
+    Expression(label="an expression giving the values, over the options and the player count"),
+), label="a list of values, {from, to}, or an expression giving the values")
 
 SIDES = Record("the sides", (
     Key("by", NAME, doc="the property saying which side is up (default face)"),
