@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import difflib
-import itertools
 import string
 
 from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
 from .board_edges import id_clash, line_problem
 from .build_support import Reader
+from .generate import build_generate
+from .options import check_option
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
                     OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
 from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
 from .schema.language import UTILITIES
-from .schema.limits import (MAX_BOARD_NODES, MAX_GENERATED, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
+from .schema.limits import (MAX_BOARD_NODES, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
 from .source import LDict, Span, plain, span_of
 from .types import ANY, INT, MAX_TYPE_DEPTH, parse_type_name, type_depth
@@ -37,10 +38,12 @@ def build_game(r: Reader, value, span: Span) -> GameInfo | None:
             d = r.mapping(decl, f"option '{name}'")
             if d is None:
                 continue
+            r.diagnostics.extend(check_option(str(name), d, value_span(d, "default")))
             choices = tuple(plain(c) for c in d["choices"]) if isinstance(d.get("choices"), list) else None
             options[str(name)] = OptionDecl(str(name), plain(d.get("default")), choices, d.span,
                                             r.string(d.get("description"), "description") or "")
     r.options = options  # what a grid's size may read
+    r.players = (lo or 1, hi or 1)  # and a generated field
     labels = {}
     if "labels" in node and r.mapping(node["labels"], "labels"):
         for lang, table in node["labels"].items():
@@ -181,10 +184,14 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
                         notes=[f"fields: {', '.join(fields) or '(none)'}"])
         for i in range(count):
             items.append({"id": base if count == 1 else f"{base}-{i + 1}", "_span": e.span, **data})
+    generated = None
     if "generate" in node:
-        items += _generate_items(r, name, node, fields)
+        made, generated = build_generate(r, name, node, fields, r.players)
+        if generated is not None:
+            generated.listed = len(items)
+        items += made
     sides = _build_sides(r, name, node["sides"], fields, props) if "sides" in node else None
-    kind = ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides)
+    kind = ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides, generated=generated)
     if "show" in node:
         _build_shows(r, kind, node["show"], value_span(node, "show"))
     return kind
@@ -277,48 +284,6 @@ def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None
             names.append(str(f))
         shows[side] = tuple(names)
     return SidesDecl(by, shows, node.span)
-
-
-def _generate_items(r: Reader, name: str, node, fields) -> list[dict]:
-    """Items as the product of field values: `generate: {suit: [a, b], rank: {from: 1, to: 13}}`
-    with `id: "{suit}{rank}"` naming each one."""
-    gen = r.mapping(node["generate"], "generate", parent_span=node.span)
-    template = r.string(node.get("id"), "the id template", node.span)
-    if gen is None:
-        return []
-    if template is None:
-        r.error("S102", f"component '{name}' generates items, so it needs an 'id' template such as "
-                "\"{suit}{rank}\"", node.span)
-        return []
-    axes = []
-    for key, spec in gen.items():
-        if str(key) not in fields:
-            r.error("N303", f"'{key}' is not a declared field of '{name}'", gen.key_spans.get(key))
-        if isinstance(spec, dict) and r.mapping(spec, "a range"):
-            lo, hi = r.integer(spec.get("from"), "from"), r.integer(spec.get("to"), "to")
-            # Kept as a range, not a list: its size is checked before anything is made.
-            axes.append((str(key), range(lo, hi + 1) if lo is not None and hi is not None else range(0)))
-        elif isinstance(spec, list):
-            axes.append((str(key), [plain(v) for v in spec]))
-        else:
-            r.error("S103", "a generated field takes a list of values or {from: a, to: b}", span_of(spec, gen.span))
-    size = 1
-    for _, values in axes:
-        size *= len(values)
-    if size > MAX_GENERATED.value:
-        r.error(MAX_GENERATED.code, f"'generate' would make {size:,} items; at most {MAX_GENERATED.value:,}",
-                value_span(node, "generate"))
-        return []
-    out = []
-    for combo in itertools.product(*(values for _, values in axes)):
-        data = dict(zip((k for k, _ in axes), combo))
-        try:
-            item_id = template.format(**data)
-        except (KeyError, IndexError, ValueError) as exc:
-            r.error("S110", f"the id template cannot be filled: {exc}", span_of(node.get("id"), node.span))
-            return out
-        out.append({"id": item_id, "_span": gen.span, **data})
-    return out
 
 
 def build_board(r: Reader, name: str, value) -> BoardDecl | None:

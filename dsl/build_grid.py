@@ -11,21 +11,19 @@ A game whose options give another size gets its own board from `sized_board`.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 
-from . import expr_ast as A
 from .build_flow import value_span
 from .compare import kind_of
 from .compile_expr import compile_expr
 from .diagnostics import Diagnostic
-from .expr_ast import walk
 from .eval_errors import EvalError, EvalLimitError
 from .model import BoardDecl, GridDecl
 from .schema.limits import MAX_BOARD_NODES
-from .scope import Scope, Symbol
+from .options import choice_sets, options_read, options_symbol  # noqa: F401 (options_read: read from here too)
+from .scope import Scope
 from .source import Span, span_of
 from .typecheck import expect_type
-from .types import ANY, INT, STR, map_of
+from .types import INT
 from .values import option_value
 
 SHAPES = ("square", "hex")
@@ -37,7 +35,6 @@ _SQUARE_DIAGONAL = ((1, 1), (1, -1))
 _HEX = ((0, 1), (1, 0), (1, -1))
 # A size expression reads only the options: a little arithmetic, never a walk.
 SIZE_COST_LIMIT = 10_000
-MAX_CHOICE_SETS = 256  # the most combinations of option choices whose sizes are tried at load
 
 
 class BoardSizeError(ValueError):
@@ -121,13 +118,11 @@ def _check_choices(r, g, decl: GridDecl, declared: dict) -> None:
         if names is None:
             return
         read |= names
-    if not read or any(declared[name].choices is None for name in read):
+    sets = choice_sets(read, declared) if read else None
+    if not sets:
         return
     names = sorted(read)
-    combinations = list(itertools.islice(itertools.product(*(declared[n].choices for n in names)),
-                                         MAX_CHOICE_SETS + 1))
-    if len(combinations) > MAX_CHOICE_SETS:
-        return
+    combinations = [tuple(chosen[n] for n in names) for chosen in sets]
     defaults = {name: o.default for name, o in declared.items()}
     at = value_span(g, "rows" if not isinstance(decl.rows, int) else "cols")
     for combination in combinations:
@@ -141,22 +136,6 @@ def _check_choices(r, g, decl: GridDecl, declared: dict) -> None:
         if problem is not None:
             r.error(MAX_BOARD_NODES.code, f"with the option choice {chosen}: {problem}", at)
             return
-
-
-def options_read(expr) -> set[str] | None:
-    """The options an expression reads by name (`options.size`, `options['size']`), or
-    None when it reads `options` some other way (all of them, or by a computed key)."""
-    named: set[str] = set()
-    uses = reads = 0
-    for n in walk(expr):
-        if isinstance(n, A.Name) and n.name == "options":
-            uses += 1
-        elif isinstance(n, (A.Member, A.Index)) and isinstance(n.obj, A.Name) and n.obj.name == "options":
-            key = n.name if isinstance(n, A.Member) else getattr(n.index, "value", None)
-            if isinstance(key, str) and (isinstance(n, A.Member) or isinstance(n.index, A.Const)):
-                named.add(key)
-                reads += 1
-    return named if uses == reads else None
 
 
 def _size(r, g, key: str, options: dict):
@@ -185,9 +164,7 @@ def _size(r, g, key: str, options: dict):
 
 
 def _size_scope(options: dict, span) -> Scope:
-    symbol = Symbol("options", map_of(STR, ANY), lambda ctx: ctx.options, "const", span,
-                    meta={"keys": sorted(options)})
-    return Scope({"options": symbol}, boards=frozenset())
+    return Scope({"options": options_symbol(options, span)}, boards=frozenset())
 
 
 def _work_out(expr, key: str, options: dict) -> int:

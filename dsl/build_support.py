@@ -10,8 +10,9 @@ from .schema.shape import describe
 from .source import LDict, LList, LStr, Span, TextOrigin, span_of
 
 # What the shape pass (dsl/schema) reports for a whole ruleset: unknown and missing
-# keys, wrong kinds, values outside their choices, effects and steps without one keyword.
-SHAPE_CODES = frozenset({"S101", "S102", "S103", "S105", "S106"})
+# keys, wrong kinds (a fraction in an option: S125), values outside their choices, effects and
+# steps without one keyword.
+SHAPE_CODES = frozenset({"S101", "S102", "S103", "S105", "S106", "S125"})
 
 
 class Reader:
@@ -28,6 +29,7 @@ class Reader:
         self.diagnostics: list[Diagnostic] = []
         self.shape_checked = False
         self.options: dict = {}  # the game's OptionDecls (build_game): a grid's size may read them
+        self.players: tuple[int, int] = (1, 1)  # the fewest and most players (build_game): a generate may read them
         self._reported: set[tuple] = set()
 
     # -- reporting ---------------------------------------------------------

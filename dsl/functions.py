@@ -250,6 +250,9 @@ class Function:
     # True for the few functions that read the game's state beyond their arguments
     # (has_move): the caches that keep a library call's value per argument must not keep it.
     reads_state: bool = False
+    # True for those that read the move counter (move_count): no variable, zone or property
+    # holds it, so a cache keyed by what an expression reads must not keep their value.
+    reads_moves: bool = False
 
 
 FUNCTIONS: dict[str, Function] = {}
@@ -258,13 +261,14 @@ SEQ = (LIST, MAP, STR, SET)
 NO_CONST = object()
 
 
-def _fn(name, lo, hi, returns, params=(), lambdas=(), lambda_result=None, lazy=False, reads_state=False):
+def _fn(name, lo, hi, returns, params=(), lambdas=(), lambda_result=None, lazy=False, reads_state=False,
+        reads_moves=False):
     if isinstance(returns, Type):
         fixed = returns
         returns = lambda ts, cs: fixed  # noqa: E731
     def register(impl):
         FUNCTIONS[name] = Function(name, lo, hi, returns, impl, tuple(params), tuple(lambdas),
-                                   lambda_result, lazy, reads_state)
+                                   lambda_result, lazy, reads_state, reads_moves)
         return impl
     return register
 
@@ -719,6 +723,17 @@ def _around(step):
 
 _fn("clockwise", 1, 1, list_of(INT), [INT])(_around(1))
 _fn("counterclockwise", 1, 1, list_of(INT), [INT])(_around(-1))
+
+
+@_fn("move_count", 0, 0, INT, reads_state=True, reads_moves=True)
+def _move_count(ctx):
+    """The moves the players have made so far (every decision, a pass included; chance
+    outcomes are not moves), as the state counts them: a move limit needs no counter of
+    the author's own.  Inside a move's costs and effects it is the count before that move;
+    an end rule, checked after the move, sees it counted.  An initial value is the value
+    before the first move: 0 (an item property's default has no state to read)."""
+    state = getattr(ctx, "state", None)
+    return 0 if state is None else state.move_count
 
 
 @_fn("has_move", 2, 2, BOOL, [INT, LIST], reads_state=True)

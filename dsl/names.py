@@ -6,6 +6,7 @@ layout) so that compiled expressions need no lookup by declaration at run time.
 from __future__ import annotations
 
 from .model import Ruleset, VarDecl, ZoneDecl
+from .options import options_symbol
 from .scope import Scope, Symbol
 from .types import ANY, INT, STR, item_of, list_of, map_of
 
@@ -46,9 +47,7 @@ def global_scope(rs: Ruleset, define_readers: dict | None = None) -> Scope:
     for decl in rs.zones.values():
         kind = "zone" if decl.per is None else ("player_zone" if decl.per == "player" else "keyed_zone")
         symbols[decl.name] = Symbol(decl.name, zone_type(decl), _zone_reader(decl.name), kind, decl.span)
-    options = {name: o.default for name, o in rs.game.options.items()}
-    symbols["options"] = Symbol("options", map_of(STR, ANY), lambda ctx: ctx.options, "const",
-                                rs.game.span, meta={"keys": sorted(options)})
+    symbols["options"] = options_symbol(rs.game.options, rs.game.span)
     for decl in rs.defines.values():
         reader = (define_readers or {}).get(decl.name, _unavailable(decl.name))
         kind = "function" if decl.params else "define"

@@ -234,21 +234,25 @@ class _Checker:
             self.error("T401", f"a {lt} is never {node.op} a {rt}", node.span)
 
     # -- access ----------------------------------------------------------------------
-    def _check_option(self, obj, name, span, scope):
-        """`options.x` and `options['x']` must name an option the game declares."""
+    def _check_option(self, obj, name, span, scope) -> Type | None:
+        """`options.x` and `options['x']` must name an option the game declares; its type
+        is its default's (dsl/options.py), or None when this reads no option by name."""
         if not (isinstance(obj, A.Name) and obj.name == "options" and isinstance(name, str)):
-            return
+            return None
         sym = scope.lookup("options")
         known = sym.meta.get("keys") if sym is not None else None
         if known is not None and name not in known:
             close = _close(name, set(known))
             self.error("N305", f"the game declares no option '{name}'{_hint(close)}", span,
                        [f"declared options: {', '.join(known) or '(none)'}"], close)
+        return sym.meta.get("types", {}).get(name) if sym is not None and sym.kind == "const" else None
 
     def v_Index(self, node, scope):
         ot, it = self.visit(node.obj, scope), self.visit(node.index, scope)
         if isinstance(node.index, A.Const):
-            self._check_option(node.obj, node.index.value, node.index.span, scope)
+            typed = self._check_option(node.obj, node.index.value, node.index.span, scope)
+            if typed is not None:
+                return typed
         if ot.name == "list" or ot.name == "str":
             if not INT.accepts(it):
                 self.error("T401", f"a {ot.name} position must be int, found {it}", node.index.span)
@@ -279,7 +283,9 @@ class _Checker:
     def v_Member(self, node, scope):
         ot = self.visit(node.obj, scope)
         name = node.name
-        self._check_option(node.obj, name, node.name_span, scope)
+        typed = self._check_option(node.obj, name, node.name_span, scope)
+        if typed is not None:
+            return typed
         if ot.name == "item":
             if name in ("id", "kind"):
                 return STR

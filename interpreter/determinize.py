@@ -325,7 +325,7 @@ class _Builder:
                            key=lambda item: item.id)
             ids = {item.id for item in found}
             self.game._in_play_items = found
-            self.game._out_of_play_items = [item for item_id, item in sorted(self.rules.items.items())
+            self.game._out_of_play_items = [item for item_id, item in sorted(self.game.items.items())
                                             if item_id not in ids]
         self._unplaced = self.game._out_of_play_items
         return found

@@ -16,6 +16,8 @@ import random
 from meeple.dsl.compare import map_key, strict_key
 from meeple.dsl.eval_errors import EvalError, EvalLimitError
 from meeple.dsl.functions import fail, want_list
+from meeple.dsl.generate import GenerateError
+from meeple.dsl.options import fits_option, option_type, type_name
 from meeple.dsl.values import Item, option_value
 
 from . import draw_points, kernel_step, rng
@@ -67,8 +69,9 @@ class Game:
             if k not in self.options:
                 raise ValueError(f"unknown option '{k}'; options: {', '.join(self.options) or '(none)'}")
             decl = info.options[k]
-            if not _same_kind(v, decl.default):
-                raise ValueError(f"option '{k}' must be {_kind_name(decl.default)} like its default "
+            wanted = option_type(decl.default)  # an option's type is its default's, all the way down
+            if not fits_option(v, wanted):
+                raise ValueError(f"option '{k}' must be {type_name(wanted)} like its default "
                                  f"{decl.default!r}, not {v!r}")
             if decl.choices is not None and v not in decl.choices:
                 raise ValueError(f"option '{k}' must be one of {list(decl.choices)}")
@@ -94,7 +97,12 @@ class Game:
         self.boards = rules.boards_for(self.options)  # a grid's size may depend on the options
         # False when every player always knows everything (no hidden zone, face, side or amount).
         self.hides_information = rules.hides_information
-        self.items = rules.items
+        try:  # a generate may follow the options and the player count (item_sets.py)
+            self.items, self._items_by_kind = rules.items_for(self.options, players)
+        except GenerateError as exc:
+            where = f"{exc.span}: " if exc.span is not None else ""
+            raise GenerateError(exc.code, f"{where}with these options and {players} players: {exc.message}",
+                                exc.span) from None
         self.item_kinds = {k.name: dict(k.fields) for k in rules.ruleset.components.values()}
         # Per decision point: (action, whether its moves must reach their `then` steps) for
         # each action offered there, so listing moves looks nothing up by name.
@@ -108,7 +116,7 @@ class Game:
 
     # ctx.game protocol -------------------------------------------------------------
     def items_of(self, kind: str) -> tuple:
-        return self.rules.items_by_kind.get(kind, ())
+        return self._items_by_kind.get(kind, ())
 
     def prop_default(self, item, name):
         # A default reads only the item and the game (its context has no state), so each
@@ -743,8 +751,8 @@ class Game:
             return
         cache = self._end_cache
         if cache is None:
-            from .invariant_deps import ReadsCache, state_reads
-            cache = self._end_cache = ReadsCache([state_reads(rule.when, self.rules.ruleset)
+            from .invariant_deps import ReadsCache, cache_reads
+            cache = self._end_cache = ReadsCache([cache_reads(rule.when, self.rules.ruleset)
                                                   for _, rule in self.rules.end_rules])
         i = -1
         for fn, rule in self.rules.end_rules:
@@ -1068,19 +1076,6 @@ def _items_in(value):
     elif isinstance(value, (tuple, list)):
         for v in value:
             yield from _items_in(v)
-
-
-def _same_kind(value, default) -> bool:
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, (list, tuple)):
-        return isinstance(value, (list, tuple))
-    return default is None or isinstance(value, type(default))
-
-
-def _kind_name(v) -> str:
-    return {bool: "true or false", int: "a whole number", str: "a text", list: "a list", tuple: "a list",
-            dict: "a mapping"}.get(type(v), type(v).__name__)
 
 
 def _default_of(decl):

@@ -45,6 +45,29 @@ def state_reads(expr, rs, others: set | None = None) -> tuple[tuple[str, ...], t
     return tuple(sorted(variables)), tuple(sorted(zones)), props
 
 
+def reads_moves(expr, rs) -> bool:
+    """Does `expr` read the move counter (`move_count()`), itself or through definitions?
+    No variable, zone or property holds it, so what `state_reads` finds cannot tell when
+    such an expression's value changed: it is evaluated afresh each time."""
+    seen: set = set()
+    todo = [expr]
+    while todo:
+        for n in A.walk(todo.pop()):
+            name = n.func if isinstance(n, A.Call) else n.name if isinstance(n, A.Name) else None
+            if name in FUNCTIONS and FUNCTIONS[name].reads_moves:
+                return True
+            if name in rs.defines and name not in seen:
+                seen.add(name)
+                todo.append(rs.defines[name].expr)
+    return False
+
+
+def cache_reads(expr, rs):
+    """What a ReadsCache keeps for `expr`: its `state_reads`, or None when it reads the
+    move counter."""
+    return None if reads_moves(expr, rs) else state_reads(expr, rs)
+
+
 def constant_members(rs) -> frozenset:
     """Member names that never read the state: an item's id, kind and printed fields
     (a name that is a property of any kind may be one here too)."""
@@ -54,7 +77,8 @@ def constant_members(rs) -> frozenset:
 
 
 class ReadsCache:
-    """The last inputs and result of each of a list of expressions, by what they read.
+    """The last inputs and result of each of a list of expressions, by what they read
+    (`cache_reads`: None for one that is never kept).
 
     `lookup(i, state)` answers the cached result of expression i when nothing it reads
     changed since it was last evaluated (else None) and keeps what it read; `store(i, ok)`
@@ -66,7 +90,8 @@ class ReadsCache:
         self.last: list = [None] * len(self.reads)
         self._seen = None  # what the last lookup read: (objects, props copy or None)
         # Per expression: its one variable's name when that is all it reads, else None.
-        self._single = [v[0] if len(v) == 1 and not z and not p else None for v, z, p in reads]
+        self._single = [None if r is None else r[0][0] if len(r[0]) == 1 and not r[1] and not r[2] else None
+                        for r in reads]
 
     def lookup(self, i, state):
         name = self._single[i]
@@ -77,7 +102,11 @@ class ReadsCache:
             if last is not None and last[0][0] is value:
                 return last[2]
             return None
-        variables, zones, props = self.reads[i]
+        reads = self.reads[i]
+        if reads is None:
+            self._seen = None
+            return None
+        variables, zones, props = reads
         vs, zs = state.vars, state.zones
         objects = tuple([vs[v] for v in variables] + [zs[z] for z in zones])
         copy = dict(state.props) if props else None
@@ -95,6 +124,8 @@ class ReadsCache:
 
     def store(self, i, ok):
         """Remember `ok` as the result for what the last lookup read."""
+        if self._seen is None:
+            return
         objects, props = self._seen
         self.last[i] = (objects, props, ok)
 
@@ -103,4 +134,4 @@ class InvariantCache(ReadsCache):
     """The last inputs and result of each invariant."""
 
     def __init__(self, rules):
-        super().__init__([state_reads(check.cond, rules.ruleset) for _, check in rules.invariants])
+        super().__init__([cache_reads(check.cond, rules.ruleset) for _, check in rules.invariants])

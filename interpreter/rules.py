@@ -6,7 +6,6 @@ binds them.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
-from types import MappingProxyType
 
 import networkx as nx
 
@@ -24,6 +23,7 @@ from meeple.dsl.values import Item
 from .context import RuleError
 from .effects import EffectCompiler
 from .flowgraph import FlowBuilder
+from .item_sets import ItemSets
 from .knowledge import Sides
 from .memo_keys import memo_keyable
 from .moves import enumerate_action, requirement_levels
@@ -61,20 +61,16 @@ class Rules:
         self.zones = rs.zones
         self._define_fns: dict = {}
         self.scope = global_scope(rs, self._define_readers())
-        self.items: dict[str, Item] = {}
-        self.items_by_kind: dict[str, tuple] = {}
-        for kind in rs.components.values():
-            made = []
-            for data in kind.items:
-                fields = {k: v for k, v in data.items() if not k.startswith("_") and k != "id"}
-                item = Item(str(data["id"]), kind.name, MappingProxyType(fields))
-                self.items[item.id] = item
-                made.append(item)
-            self.items_by_kind[kind.name] = tuple(made)
+        # The items by id of every game of these rules (a generate may follow a game's options
+        # or player count: item_sets.py), and those of a game with the defaults and the fewest
+        # players; a game lists its own (Game.items, items_for).
+        self.item_sets = ItemSets(rs)
+        self.items: dict[str, Item] = self.item_sets.known
+        self.items_by_kind: dict[str, tuple] = self.item_sets.default[1]
         # Two-sided components, and whether any item could be hidden from a player at all
         # (a game without items has nothing whose identity could leak).
         self.sides = {k.name: Sides(k.sides, k.fields) for k in rs.components.values() if k.sides}
-        self.may_hide = bool(self.items)
+        self.may_hide = bool(self.items) or self.item_sets.depend_on_the_game
         # action -> True (the whole move) or the names of its secret parameters (Game.seen_move)
         self.secret = {name: a.secret for name, a in rs.actions.items() if a.secret}
         # the names `chance` steps bind: what they draw is nobody's to know unless a step says
@@ -130,6 +126,11 @@ class Rules:
             made[changed] = {name: self.boards[name] if decl is self.ruleset.boards[name] else self._board(decl)
                              for name, decl in sized.items()}
         return made[changed]
+
+    def items_for(self, options: dict, players: int) -> tuple[dict, dict]:
+        """(id -> item, kind -> its items) of a game with these options and player count;
+        GenerateError (a ValueError) when a generate cannot make them."""
+        return self.item_sets.for_game(options, players)
 
     def _board(self, decl):
         g = nx.DiGraph() if decl.directed else nx.Graph()

@@ -6,7 +6,7 @@ counter with a limit.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 
 import networkx as nx
 
@@ -54,6 +54,9 @@ def track() -> nx.DiGraph:
     return g
 
 
+MOVES_PLAYED = 7  # the moves the stand-in's game has seen (move_count())
+
+
 class FakeGame:
     def __init__(self):
         self.boards = {"grid": grid(3, 3), "track": track()}
@@ -70,6 +73,7 @@ class FakeCtx:
         self.game = FakeGame()
         self.player_count = player_count
         self.props = {"c1": {"load": 2}}
+        self.state = SimpleNamespace(move_count=MOVES_PLAYED)  # what move_count() reads
         self.cost = 0
         self.limit = limit
 

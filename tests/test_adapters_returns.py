@@ -147,7 +147,7 @@ def test_an_option_with_a_fraction_part_is_a_located_load_error(tmp_path):
                   "  options:\n    weight: {default: 2.5}\n")
     with pytest.raises(RulesetError) as info:
         load_ruleset(path)
-    assert [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics] == [("S103", 6, 23)]
+    assert [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics] == [("S125", 6, 23)]
     whole = _write(tmp_path / "whole", '  score: "bid[player] * options.weight"\n',
                    "  options:\n    weight: {default: 2, choices: [1, 2]}\n    pairs: {default: [[1, 2]]}\n")
     assert load_game(whole, 2).options == {"weight": 2, "pairs": ((1, 2),)}

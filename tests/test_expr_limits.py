@@ -288,14 +288,14 @@ def test_a_value_as_deep_as_allowed_is_stored(tmp_path):
 @pytest.mark.parametrize("effect,code,col", [
     ('"word *= 3"', "R701", 27),  # `*` repeats no text: ints only
     ('"big += 1"', "R702", 27),  # past the integer range
-    ('{move: {from: hand, to: deck, count: "options.many"}}', "R701", 26),  # not an int
+    ('{move: {from: hand, to: deck, count: "many"}}', "R701", 26),  # not an int (`any` passes the checker)
 ])
 def test_effects_follow_the_expression_rules(tmp_path, effect, code, col):
     err = _run_first_move(tmp_path, f"""
-        game: {{name: r, players: 2, options: {{many: {{default: 'x', choices: ['x']}}}}}}
+        game: {{name: r, players: 2}}
         zones: {{deck: {{}}, hand: {{}}}}
         variables: {{n: {{type: int, initial: 0}}, word: {{type: str, initial: "'ab'"}},
-                    big: {{type: int, initial: "1000000000000000000"}}}}
+                    big: {{type: int, initial: "1000000000000000000"}}, many: {{type: any, initial: "'x'"}}}}
         actions: {{go: {{effects: [{effect}, "n += 1"]}}}}
         """)
     assert (err.code, err.span.line, err.span.col) == (code, 5, col)

@@ -111,7 +111,7 @@ CASES = [
     ("choices holding a fraction", ruleset(variables="{n: {type: int, initial: 0, choices: [0, 2.5]}}"),
      [("S103", 2, "2.5")]),
     ("option choices holding a fraction",
-     ruleset(game="{name: r, players: 2, options: {k: {default: 1, choices: [1, 1.5]}}}"), [("S103", 1, "1.5")]),
+     ruleset(game="{name: r, players: 2, options: {k: {default: 1, choices: [1, 1.5]}}}"), [("S125", 1, "1.5")]),
     ("an option without a default", ruleset(game="{name: r, players: 2, options: {k: {choices: [1]}}}"),
      [("S102", 1, "{choices")]),
     ("a variable given as a number", ruleset(variables="{n: 5}"), [("S103", 2, "5")]),

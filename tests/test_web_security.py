@@ -322,7 +322,7 @@ def test_a_malformed_move_is_a_4xx_with_its_code(client, internal_errors, body, 
 TABLE_FORMS = [
     (_table_form(**{"option.heaps": "[1000000000000]"}), 400, "R702"),  # a limit of the rules, at setup
     (_table_form(**{"option.heaps": "[100000000000000000000]"}), 400, "R702"),
-    (_table_form(**{"option.heaps": '["x"]'}), 400, "R701"),
+    (_table_form(**{"option.heaps": '["x"]'}), 400, "W400"),  # of another type than its default's: refused before set-up
     (_table_form(**{"option.heaps": _deep(20_000)}), 400, "W400"),
     (_table_form(**{"option.heaps": "[" + _deep(JSON_DEPTH) + "]"}), 400, "W400"),
     (_table_form(**{"option.heaps": "1e999"}), 400, "W400"),

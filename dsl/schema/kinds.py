@@ -86,6 +86,17 @@ class Scalar(Kind):
 
 
 @dataclass(frozen=True)
+class OptionScalar(Scalar):
+    """A plain value of a game's option.  Options are values of the language, whose
+    numbers are whole, and an option's type is fixed by its default when the ruleset is
+    read: a number with a fraction part (2.5) has a code of its own where it is written,
+    rather than stopping a game when an expression first combines it with an int."""
+
+    label: str = "a whole number, a text or true/false"
+    fraction_code: str = "S125"
+
+
+@dataclass(frozen=True)
 class Choice(Kind):
     """One of a fixed set of words (S105 otherwise)."""
 

@@ -10,7 +10,8 @@ keys in prose (docs/language.md).
 from __future__ import annotations
 
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, ListOf,
-                    Literal, MapOf, Name, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName, Variant)
+                    Literal, MapOf, Name, OneOf, OptionScalar, Record, Ref, Scalar, Target, Text, Tuple, TypeName,
+                    Variant)
 
 NAME = Name()  # a declared name or a reference to one (dsl/identifiers.py)
 NODE = Text(label="a node name")  # board nodes are values of expressions, not names
@@ -32,14 +33,16 @@ PLAYERS = OneOf((
 
 # An option's value is a value of the language: a whole number, a text, true/false, or
 # lists and mappings of them.  A number with a fraction part (2.5) is refused here, where
-# it is written (S103), rather than when an expression first combines it with an int.
-_OPTION_PART = OneOf((Scalar(), ListOf(Scalar())), label="a whole number, a text, true/false or a list of them")
-OPTION_VALUE = OneOf((Scalar(), ListOf(_OPTION_PART), MapOf(_OPTION_PART)),
+# it is written (S125), rather than when an expression first combines it with an int.
+_OPTION_PART = OneOf((OptionScalar(), ListOf(OptionScalar())),
+                     label="a whole number, a text, true/false or a list of them")
+OPTION_VALUE = OneOf((OptionScalar(), ListOf(_OPTION_PART), MapOf(_OPTION_PART)),
                      label="a whole number, a text, true/false, or a list or mapping of them")
 
 OPTION = Record("an option", (
-    Key("default", OPTION_VALUE, True, "the value when a game does not set the option"),
-    Key("choices", CHOICES, doc="the values the option may take"),
+    Key("default", OPTION_VALUE, True, "the value when a game does not set the option; it fixes the option's type"),
+    Key("choices", ListOf(OptionScalar(), label="a list of whole numbers, texts or booleans"),
+        doc="the values the option may take, each of the default's type"),
     DESCRIPTION,
 ))
 
@@ -93,9 +96,11 @@ ITEM = Record("an item", (
 
 GENERATED_FIELD = OneOf((
     ListOf(Scalar(), label="a list of values"),
-    Record("a range", (Key("from", Integer(), True, "the first value"),
-                       Key("to", Integer(), True, "the last value (inclusive)"))),
-), label="a list of values or {from, to}")
+    Record("a range", (Key("from", Expression(), True, "the first value: a number, or an expression over the "
+                           "options and the player count"),
+                       Key("to", Expression(), True, "the last value (inclusive), likewise"))),
+    Expression(label="an expression giving the values, over the options and the player count"),
+), label="a list of values, {from, to}, or an expression giving the values")
 
 SIDES = Record("the sides", (
     Key("by", NAME, doc="the property saying which side is up (default face)"),

@@ -17,7 +17,7 @@ from ..functions import is_int
 from ..identifiers import GRAMMAR, name_problem, shown_text
 from ..source import LDict, Span, span_of
 from .kinds import (Assignment, Boolean, Choice, Data, Expression, Integer, Key, Keyworded, Kind, ListOf,
-                    Literal, MapOf, Name, OneOf, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
+                    Literal, MapOf, Name, OneOf, OptionScalar, Record, Ref, Scalar, Target, Text, Tuple, TypeName)
 from .language import NAMED_KINDS, RULESET
 
 
@@ -107,6 +107,12 @@ class Shape:
 
     # -- helpers -----------------------------------------------------------
     def wrong(self, value, kind: Kind, span: Span, what: str):
+        if isinstance(value, float) and _takes_option_values(kind):
+            self.r.error(OptionScalar.fraction_code, f"{what} is {describe(value)}, which has a fraction part: "
+                         "an option's numbers are whole", span,
+                         notes=["for a fraction, give its numerator and denominator as whole numbers and divide "
+                                "where it is used: fraction(a, b) in a score"])
+            return
         self.r.error("S103", f"{what} must be {kind.label}, found {describe(value)}", span)
 
     def walk(self, value, kind: Kind, span: Span, what: str) -> None:
@@ -225,6 +231,13 @@ class Shape:
             if key.required and key.name not in given:
                 self.r.error("S102", f"{what} needs '{key.name}'", span)
         self.exclusive(node, variant.at_most_one, what, span)
+
+
+def _takes_option_values(kind: Kind) -> bool:
+    """Whether a plain value of an option was expected here (a fraction is S125 there)."""
+    if isinstance(kind, OneOf):
+        return any(_takes_option_values(k) for k in kind.options)
+    return isinstance(kind, OptionScalar)
 
 
 def _singular(kind: Kind, what: str) -> str:

@@ -31,7 +31,7 @@ from .safe_source import ident
 INT, BOOL, STR, LIST = "int", "bool", "str", "list"
 _ARITH = {"+", "-", "*", "//", "%", "**"}
 _ORDER = {"<", ">", "<=", ">="}
-_INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "player_count", "distance",
+_INT_RESULTS = {"len", "count", "abs", "count_if", "index_of", "count_of", "player_count", "move_count", "distance",
                 "ceil_div", "clamp"}
 _VAR_KINDS = {"var", "player_var", "keyed_var"}
 # Library functions with a faster version in runtime.py for their usual arguments.

@@ -559,6 +559,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         if isinstance(target, A.Index) and isinstance(target.obj, A.Name) and \
                 self.types.get(target.obj.name, "").startswith("gmap:"):
             return self.map_write(assign, target.obj.name, target.index, env)
+        if isinstance(target, A.Name) and target.name not in env and self.types.get(target.name) == "list:int":
+            return self.int_list_write(assign, target.name, env)
         if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS + ("item",):
             name, where, t = target.name, ident("v", target.name), self.types[target.name]
             key_check = []
@@ -578,9 +580,9 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                 t, where = ("int" if kind == "list:int" else kind[5:]), f"{ident('v', name)}[{k}]"
                 key_check = [*found, f"if not 0 <= {k} < len({ident('v', name)}):", "    raise _KernelStop()"]
             else:
-                raise Unsupported(f"a write into '{name}'")
+                raise Unsupported(f"a write into '{name}'", assign.span)
         else:
-            raise Unsupported("a write to something other than a variable")
+            raise Unsupported("a write to something other than a variable", assign.span)
         if assign.op == "=" and t == "bool" and self.has_quantifier(assign.value, set(env)):
             # `any_strong = any(d.str_left > 0 for d in mine_z)`: loops, as a requirement's test
             return [*key_check, *self.condition(assign.value, env, "_v", 0), *self.write_checks(self.rs.variables[name], t),
@@ -599,6 +601,21 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         decl = self.rs.variables[name]
         lines += self.write_checks(decl, t)
         return lines + self.written(name, where, k if key_check else None)
+
+    def int_list_write(self, assign, name: str, env) -> list[str]:
+        """`xs = …` (or `xs += …`) of a list of ints, which the tier keeps as a list changed in
+        place: a new list of the value (joined to the old), of at most MAX_LIST elements, its
+        copy charged.  A list assigned
+        whole is not checked against the variable's bounds (docs/language.md, variables)."""
+        if isinstance(assign.value, A.ListLit) and not assign.value.items:
+            value, vt = "()", "list:int"  # `[]`: of the variable's type
+        else:
+            value, vt = self.expr(assign.value, env)
+        if assign.op not in ("=", "+=") or vt != "list:int":
+            raise Unsupported(f"'{assign.op}' of a {vt} into '{name}', a list of ints", assign.span)
+        made = f"list({value})" if assign.op == "=" else f"[*{ident('v', name)}, *{value}]"  # `+=` joins
+        return [f"_v = {made}", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+                *self.walk_lines("_v")[0], f"{ident('v', name)} = _v"]
 
     def written(self, name: str, where: str, k: str | None) -> list[str]:
         """The store of a checked value `_v` into the variable `name` (at key `k`)."""
@@ -1140,6 +1157,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
             x, t = e(args[0])
             if t in ("int", "str"):  # as the library renders them
                 return f"str({x})", "str"
+        if f == "move_count" and not args:  # counted in place by every move the tier plays
+            return "state.move_count", "int"
         if f == "player_count" and not args:
             return ("ctx.player_count" if self.players is None else str(self.players)), "int"
         if f == "players" and not args and self.players is not None:

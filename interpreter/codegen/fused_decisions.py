@@ -72,7 +72,7 @@ class Decisions:
                     body += [f"L[{p.var!r}] = ({kept})",
                              "L['player'] = p", *(f"L[{n!r}] = {ident('a', n)}" for n in names)]
                 body.append(f"pc = {p.cont[action.name]}")
-            lines += ["    " + x for x in body]
+            lines += ["    " + x for x in body or ["pass"]]  # a move of no effects at a simultaneous step
         if p.allow_pass and p.kind == "choose":
             lines += ["else:", f"    pc = {p.next}"]
         if p.kind == "respond":  # as Game._after_move: everyone passing in a row closes the window

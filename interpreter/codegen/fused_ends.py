@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 
-from ..invariant_deps import state_reads
+from ..invariant_deps import reads_moves, state_reads
 from .safe_source import ident
 
 
@@ -42,7 +42,9 @@ class EndRules:
     def state_read(self, expr) -> set | None:
         """The variables and zones `expr` reads (`#props` for item properties), through
         definitions; None when it reads any other name (a flow local may change between
-        blocks)."""
+        blocks, and the move counter with every move)."""
+        if reads_moves(expr, self.rs):
+            return None
         others: set = set()
         variables, zones, props = state_reads(expr, self.rs, others)
         if others - {"options"}:

@@ -647,7 +647,7 @@ class PropColumn(dict):
         elif item_id in self.kept:
             value = self.kept[item_id]
         else:
-            value = prop_default(self.kept, self.game, self.game.rules.items[item_id], self.name)
+            value = prop_default(self.kept, self.game, self.game.items[item_id], self.name)
         self[item_id] = value
         return value
 
