@@ -113,12 +113,11 @@ def kernel_step(game, state, move):
     try:
         played = run(game, new, chosen, 1, 0, [], _still_settled(state))
     except Exception:  # noqa: BLE001 - the move-by-move step meets it again and reports it
+        played = None
+    if played != 1:
         game.kernel_fallbacks += 1
         if module is not None:  # the step given up is counted there; the move-by-move step counts its own
             module.deopts = deopts
-        return None
-    if played != 1:
-        game.kernel_fallbacks += 1
         return None
     game.kernel_steps += 1
     if not new.over and not (new.pc in points_run and game.rules.points[new.pc].code == DECIDE):
