@@ -858,10 +858,29 @@ def _reachable(ctx, b, start, allowed):
     start = _node(g, start)
     allowed = want_list(allowed, "the allowed nodes")
     charge_scan(ctx, len(allowed))
-    keep = {n for n in allowed if isinstance(n, str) and n in g}
+    adjacent = _adjacent(g)
+    keep = _text_set(allowed) & adjacent.keys()
     keep.add(start)
     ctx.charge(len(keep))
-    return _node_list(nx.descendants(g.subgraph(keep), start))
+    return _node_list(_walk_within(adjacent, start, keep))
+
+
+def _walk_within(adjacent: dict, start, keep: set) -> set:
+    """The nodes of `keep` reachable from `start` through nodes of `keep`, start excluded:
+    what networkx's descendants of the kept subgraph give, without building a subgraph view
+    per call (a wall check in a maze game walks the board hundreds of times a move)."""
+    seen = {start}
+    frontier = seen
+    while frontier:
+        ahead = set()
+        for node in frontier:
+            ahead.update(adjacent[node])
+        ahead &= keep
+        ahead -= seen
+        seen |= ahead
+        frontier = ahead
+    seen.discard(start)
+    return seen
 
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
