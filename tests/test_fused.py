@@ -1306,3 +1306,13 @@ def test_an_item_drawn_by_index_is_taken_by_index_only_where_it_still_lies(tmp_p
     assert game.kernel_fallbacks == 0
     assert "_org_seq, _org_i = _seq, i" in game.rules.source()  # both draws noted their index
     assert "_org_seq, _org_i = _o, _z % _n" in game.rules.source()
+
+
+@pytest.mark.parametrize("options", [{"board_size": 5}, {}])
+def test_a_walk_of_the_board_through_the_library_plays_in_the_fused_tier_as_the_loop_plays_it(options):
+    """`reachable` (hex's chain of stones) is called from the tier through the library,
+    which checks its arguments and charges as the reference does (issue 43): hex left the
+    playout kernel for the fused tier."""
+    game = load_game("hex", options=options, backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    _fused_matches_the_loop(game, (3, 8, 21), cut=40)

@@ -79,6 +79,10 @@ _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "li
 _BOARD_WALKS = {"hop_targets": (("str", "list:str", "list:str", "int"), "list:str")}
 _WRITTEN_OUT = 16  # sums and maps over at most this many constants are written out, key by key
 _BOARD_WALKS_UNCHECKED = {"hop_targets": "_fz_hop_walk"}  # the walk itself, once the types are proven
+# Walks of a board whose arguments seldom recur (a group of stones, the squares a wall leaves
+# open), called through the library each time, which checks and charges as the reference
+# does: name -> the argument types after the board's name, the result.
+_WALKS_CALLED = {"reachable": (("str", "list:str"), "list:str")}
 _FIRST_LAST = {"first": "_first", "last": "_last"}  # their helpers' names in the generated module
 
 
@@ -1264,6 +1268,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                               f"else _fz_remember({site}, {k}, {call}))")
                 bound = "".join(f"({b} := {x}), " for b, (x, _) in zip(given, parts))
                 return f"({bound}{remembered})[-1]", result
+        if f in _WALKS_CALLED and len(args) == 1 + len(_WALKS_CALLED[f][0]) and isinstance(args[0], A.Const):
+            wanted, result = _WALKS_CALLED[f]
+            parts = [e(a) for a in args[1:]]
+            if all(_unified(t, w) == w for (_, t), w in zip(parts, wanted)):
+                impl = self.module.library_function(f)
+                return f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})", result
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
