@@ -1316,3 +1316,39 @@ def test_a_walk_of_the_board_through_the_library_plays_in_the_fused_tier_as_the_
     game = load_game("hex", options=options, backend="compiled")
     assert game.rules.playout_tier() == "fused"
     _fused_matches_the_loop(game, (3, 8, 21), cut=40)
+
+
+@pytest.mark.parametrize("name,players,options", [("ludo", 2, {}), ("ludo", 4, {}), ("amazons", 2, {"board_size": 6}),
+                                                  ("amazons", 2, {}), ("backgammon", 2, {})])
+def test_has_move_plays_in_the_fused_tier_as_the_loop_plays_it(name, players, options):
+    """`has_move` is written inside the tier as a listing of the asked actions that stops at
+    its first move (ludo's pass when no piece can move, amazons' stuck player, backgammon's
+    rule that both dice be played, with its counts per point changed by `-=` and `+=`), so
+    these games left the playout kernel (issue 43)."""
+    game = load_game(name, players, options=options, backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    _fused_matches_the_loop(game, (2, 5, 13), cut=60)
+
+
+HAS_MOVE_OF_ITSELF = """
+game: {name: self-asking, players: {min: 2, max: 2}}
+variables:
+  left: {type: int, initial: 5}
+flow:
+  - loop:
+      - turns: "players()"
+        do: [{choose: [take]}]
+    while: "left > 0"
+actions:
+  take:
+    params: {n: "range(1, 3)"}
+    require:
+      - {check: "n <= left or not has_move(player, ['take'])", reason: "asks about itself"}
+    effects: ["left -= min(n, left)"]
+"""
+
+
+def test_has_move_of_an_action_asking_has_move_of_itself_is_named(tmp_path):
+    game = load_game(write_ruleset(tmp_path, HAS_MOVE_OF_ITSELF, "self-asking"), backend="compiled")
+    assert game.rules.playout_tier() == "kernel"
+    assert "has_move of action 'take'" in unsupported(game.rules)

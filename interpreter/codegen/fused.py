@@ -158,6 +158,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
         self.game_enders = 0  # `end_game` effects written so far (stop_if_ended)
         self.trying = False  # writing the effects of a `then_required` trial, which are undone
+        self.first_moves: dict[str, tuple] = {}  # action -> (its has_move function, its lines)
+        self.first_moves_writing: set[str] = set()  # has_move functions being written (no recursion)
 
     # -- what is inside the tier ----------------------------------------------------------
     def check(self) -> None:
@@ -275,18 +277,21 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         self.def_memos.clear()
         self.prop_columns.clear()
         self.witnesses.clear()
+        self.first_moves.clear()
         self.end_checks()
         # Every point is written before the prologue, which defines the constants they use.
         bodies = {p.id: self.decide(p) + self.ends_after(self.decision_writes(p)) + self.chain(p)
                   if p.code == DECIDE else self.point(p) for p in self.rules.points}
-        bodies = _without_unread_budgets(bodies)
+        first_moves = [x for _, lines in self.first_moves.values() for x in lines]
+        bodies = _without_unread_budgets({**bodies, -1: first_moves})
+        first_moves = bodies.pop(-1)
         emit = self.lines.append
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn, settled=False):")
         written_for = [] if self.players is None else [f"if ctx.player_count != {self.players}:", "    raise _KernelStop()"]
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
-                     *self.locals_prologue(), "pc = state.pc", "steps = 0", "_cost = 0",
+                     *self.locals_prologue(), *first_moves, "pc = state.pc", "steps = 0", "_cost = 0",
                      "_bits = _fz_fast_bits(below)",
                      "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
@@ -666,10 +671,15 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
                     *self.walk_lines("_v")[0],
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)
-        if kt != "int" or assign.op != "=" or vt != elem:
-            raise Unsupported(f"a write into '{name}'")
+        counted = assign.op in ("+=", "-=", "*=") and elem == "int"  # `xs[p][i] -= 1`: the element's new count
+        if kt != "int" or (assign.op != "=" and not counted) or vt != elem:
+            raise Unsupported(f"'{assign.op}' of a {vt} into an element of '{name}'", assign.span)
         self.temps += 1
         k = f"_k{self.temps}"
+        if counted:
+            return [*lines, f"{k} = {key}", f"_l = list({place})",
+                    f"_v = {self.checked(f'_l[{k}] {assign.op[0]} {value}')}",
+                    *self.write_checks(self.rs.variables[name], elem), f"_l[{k}] = _v", f"{assigned} = tuple(_l)"]
         return [*lines, f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[name], elem),
                 f"_l = list({place})", f"_l[{k}] = _v", f"{assigned} = tuple(_l)"]
 
@@ -1074,6 +1084,8 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, _KernelWriter):
         idiom = self.idiom_call(node, env, depth)
         if idiom is not None:
             return idiom
+        if f == "has_move":
+            return self.has_move_call(args, env, depth)
         if f in ("any", "all") and len(args) == 1 and isinstance(args[0], A.Generator):
             unrolled = self.unrolled(f, args[0], env, depth)
             if unrolled is not None:

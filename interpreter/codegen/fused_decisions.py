@@ -168,6 +168,43 @@ class Decisions:
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0",
                         *(["if state.over:", "    break"] if ended else [])]
 
+    # -- has_move: an action's listing that stops at its first move ----------------------------
+    def has_move_call(self, args, env, depth) -> tuple[str, str]:
+        """`has_move(p, ['a', ...])` as calls of functions written inside FUSED, one per
+        action: its listing over the tier's locals (parameters, requirements and costs, as
+        Game.has_move asks them; `then_required` is not tried there either), returning at
+        the first move it finds."""
+        names = args[1].items if len(args) == 2 and isinstance(args[1], A.ListLit) else None
+        if names is None or not all(isinstance(x, A.Const) and x.value in self.rs.actions for x in names):
+            raise Unsupported("has_move of anything but a list of the ruleset's action names")
+        who, t = self.expr(args[0], env, depth + 1)
+        if t != "int":
+            raise Unsupported("has_move of a player that is not an int")
+        calls = [f"{self.first_move_function(x.value)}({who})" for x in names]
+        return ("(" + " or ".join(calls) + ")" if calls else "False"), "bool"
+
+    def first_move_function(self, name: str) -> str:
+        found = self.first_moves.get(name)
+        if found is not None:
+            return found[0]
+        if name in self.first_moves_writing:
+            raise Unsupported(f"has_move of action '{name}', whose own rules ask has_move of it")
+        self.first_moves_writing.add(name)
+        charged, self.charged = self.charged, set()  # the listing being written, if any, keeps its own
+        try:
+            kept = _Kept([self.rs.actions[name]])
+            listing = self.listing(self.rs.actions[name], None, kept, into="_found")
+        finally:
+            self.charged = charged
+            self.first_moves_writing.discard(name)
+        last = listing[-1]
+        listing[-1] = last[:len(last) - len(last.lstrip())] + "return True"
+        fn = f"_fz_first_move{len(self.first_moves)}"
+        body = ["_cost = 0", "if type(p) is not int or not 0 <= p < ctx.player_count:", "    raise _KernelStop()",
+                *(f"{n} = None" for n in kept.names.get(-1, ())), *listing, "return False"]
+        self.first_moves[name] = (fn, [f"def {fn}(p):", *("    " + x for x in body)])
+        return fn
+
     def listing(self, action, tag: int, kept: "_Kept", with_player: bool = False, into: str = "out",
                 trial=None) -> list[str]:
         """Nested loops over the parameters' choices, each requirement tested as soon as
