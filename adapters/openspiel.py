@@ -246,7 +246,18 @@ class MeepleState(pyspiel.State):
             return sorted(self._table.legal(s, player))
         if player not in self._meeple.current_players(s):
             return []
-        return sorted(self._table.legal(s, player))
+        return sorted(self._legal_ids(s, player))
+
+    def _legal_ids(self, s, player) -> dict:
+        """id -> move of `player` at meeple state `s`, kept for the position's last state
+        and player: a search asks for the legal actions and then applies one of them, and a
+        meeple state is never changed in place, so the same object has the same moves."""
+        at = self._at
+        if at.ids_of is s and at.ids_player == player:
+            return at.ids
+        ids = self._table.legal(s, player)
+        at.ids_of, at.ids_player, at.ids = s, player, ids
+        return ids
 
     def chance_outcomes(self):
         ids = {m: i for i, m in self._table.chance_ids(self._state).items()}
@@ -256,7 +267,7 @@ class MeepleState(pyspiel.State):
     def _apply_action(self, action):
         s = self._state
         legal = self._table.chance_ids(s) if self._meeple.decision_kind(s) == "chance" else \
-            self._table.legal(s, self._meeple.current_players(s)[0])
+            self._legal_ids(s, self._meeple.current_players(s)[0])
         self._step([legal[action]])
 
     def _apply_actions(self, actions):
@@ -350,11 +361,13 @@ class _Position:
         self.state = game.meeple.new_state(0)
         self.trail = None
         self.player_of = self.player = None  # the meeple state whose current player is `player`
+        self.ids_of = self.ids_player = self.ids = None  # the meeple state and player whose moves `ids` number
 
     def __deepcopy__(self, memo):
         twin = _Position.__new__(_Position)
         twin.game, twin.state, twin.trail = self.game, self.state, self.trail
         twin.player_of, twin.player = self.player_of, self.player
+        twin.ids_of, twin.ids_player, twin.ids = self.ids_of, self.ids_player, self.ids
         return twin
 
     def __reduce__(self):
@@ -375,6 +388,7 @@ def _replay(name, params, steps) -> _Position:
     setup = globals()[name]._setup(params)
     at = _Position.__new__(_Position)
     at.game, at.trail, at.player_of, at.player = setup, None, None, None
+    at.ids_of = at.ids_player = at.ids = None
     at.state = setup.meeple.new_state(0)
     for i in steps:
         move = setup.meeple.legal_moves(at.state)[i]
