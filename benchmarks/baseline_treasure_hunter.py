@@ -499,7 +499,7 @@ def compare_speed(players: int = 2, seconds: float = 3.0) -> dict:
     """Random playouts of the interpreter and of this baseline, `seconds` each, in this process."""
     from meeple.interpreter import load_game
 
-    from .playouts import _measure, engine_playout
+    from .timing import _measure, engine_playout
 
     game = load_game("treasure-hunter", players=players)
     game.new_state(0)  # compile outside the timing

@@ -38,6 +38,7 @@ import types
 from meeple.interpreter import list_rulesets, load_game
 
 from .baselines import BASELINES
+from .timing import _measure, engine_playout
 from .step_runners import openspiel_game, openspiel_playout, step_api_playout
 
 BACKENDS = ("reference", "compiled")
@@ -46,29 +47,6 @@ ROUNDS = 8  # turns the runners of a game take at playing, one after another
 MIN_GAMES = 6  # the fewest games each runner plays: the ratio over the same games covers as many
 MEMORY_STATES = (200, 2000)  # states kept for the memory figure: whole games until the first
                              # number is reached, and a long game cut at the second
-
-
-def _measure(fn, seconds: float) -> tuple[int, int, float]:
-    """Run fn(rnd) -> moves repeatedly for about `seconds` (at least once); returns
-    (playouts, moves, elapsed).  The policy's generator is seeded the same for every
-    runner."""
-    rnd = random.Random(12345)
-    playouts = moves = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        moves += fn(rnd)
-        playouts += 1
-        if time.perf_counter() >= deadline:
-            break
-    return playouts, moves, time.perf_counter() - start
-
-
-def engine_playout(game):
-    """One random game from a fresh state by `Game.playout`; returns its moves."""
-    def play(rnd: random.Random) -> int:
-        return game.playout(game.new_state(rnd.randrange(1 << 30)), rng=rnd).move_count
-    return play
 
 
 def _one_game(game, seed: int, max_moves: int | None = None) -> list:

@@ -183,7 +183,7 @@ def simulate(game: str,
              backend: Optional[str] = _backend_option()):
     """Play N games between bots (random by default) and summarise lengths, wins and scores."""
     from meeple.simulation.records import RecordsError, _check_format
-    from meeple.simulation.runner import BackendError, GameSpec
+    from meeple.simulation.tasks import BackendError, GameSpec
     from .simulate import print_summary, run_simulation
     at_least(games, 1, "--games")
     at_least(max_moves, 1, "--max-moves")

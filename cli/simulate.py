@@ -10,7 +10,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from meeple.simulation.records import write_records
-from meeple.simulation.runner import GameSpec, Task, run_games
+from meeple.simulation.runner import run_games
+from meeple.simulation.tasks import GameSpec, Task
 from meeple.simulation.summary import summarise
 
 from .render import console

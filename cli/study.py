@@ -28,7 +28,7 @@ def study(path: Path = typer.Argument(..., help="the study file (YAML; docs/simu
 
     from meeple.simulation.records import RecordsError, _check_format
     from meeple.simulation.resume import journal_path, run_study
-    from meeple.simulation.runner import BackendError
+    from meeple.simulation.tasks import BackendError
     from meeple.simulation.study import StudyError, read_study
     where = ray_target(ray, ray_address, jobs, batch)
     try:

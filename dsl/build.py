@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import difflib
-import string
 
+from .build_display import build_board_display
 from .build_flow import build_effects, build_flow, rule_of, value_span
 from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
 from .board_edges import id_clash, line_problem
@@ -17,6 +17,7 @@ from .schema.language import UTILITIES
 from .schema.limits import (MAX_BOARD_NODES, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
                             MAX_TOTAL_NODES)
 from .source import LDict, Span, plain, span_of
+from .templates import template_places
 from .types import ANY, INT, MAX_TYPE_DEPTH, parse_type_name, type_depth
 
 
@@ -235,23 +236,6 @@ def _build_show(r: Reader, name: str, value, fields, props, span) -> str | None:
     return value
 
 
-def template_places(text: str) -> list[str] | None:
-    """The names a display text puts in its places, or None if it is not well formed
-    (only bare names are allowed: no format specs, conversions or indexing)."""
-    try:
-        parsed = list(string.Formatter().parse(text))
-    except ValueError:
-        return None
-    places = []
-    for _, place, spec, conversion in parsed:
-        if place is None:
-            continue
-        if not place.isidentifier() or spec or conversion:
-            return None
-        places.append(place)
-    return places
-
-
 def _build_sides(r: Reader, name: str, value, fields, props) -> SidesDecl | None:
     """`sides: {by: side, front: [title], back: [motto]}`: the fields printed only on
     each side; a field listed under no side is printed on all of them."""
@@ -334,7 +318,6 @@ def build_board(r: Reader, name: str, value) -> BoardDecl | None:
         grid.listed_nodes, grid.listed_edges = listed, listed_edges
     display = None
     if "display" in node:
-        from .build_display import build_board_display  # it reads template_places from here
         display = build_board_display(r, name, node["display"], nodes, value_span(node, "display"))
     return BoardDecl(name, directed, nodes, edges + listed_edges, node.span, rule_of(r, node), display, grid, lines)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .build import template_places
+from .templates import template_places
 from .build_flow import value_span
 from .build_support import Reader
 from .model import BoardDisplay

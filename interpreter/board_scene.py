@@ -100,7 +100,7 @@ def _node_text(table, display, node: str, data: dict, group: str | None) -> str 
         text = display.show if display.show_cases is None else display.show_cases.get(group or "")
     if text is None:
         return None
-    from meeple.dsl.build import template_places
+    from meeple.dsl.templates import template_places
     values = {}
     for place in template_places(text) or ():
         if place == "node":

@@ -13,7 +13,7 @@ import socket
 import tempfile
 from typing import Iterator
 
-from .runner import BackendError, Task, batches, play_batch
+from .tasks import BackendError, Task, batches, play_batch
 
 RETRIES = 3  # a batch whose worker died is played again this many times before giving up
 CONNECT_SECONDS = 5

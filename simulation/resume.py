@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .records import COLUMNS, RecordsError, check_writable, json_records, read_records, write_records
-from .runner import Task
+from .tasks import Task
 from .study import Study
 
 

@@ -36,7 +36,7 @@ from meeple.interpreter.game import Game
 from meeple.interpreter.loading import BACKENDS, load_rules
 
 from .records import options_text
-from .runner import GameSpec, Task
+from .tasks import GameSpec, Task
 
 STUDY_KEYS = {"ruleset", "games", "seed", "max_moves", "records", "options", "backend", "sweep"}
 SWEEP_KEYS = {"players", "options", "bots"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..build import template_places
+from ..templates import template_places
 from ..diagnostics import Diagnostic
 from ..model import Ruleset
 
