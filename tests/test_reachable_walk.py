@@ -8,7 +8,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.dsl import functions
+from meeple.dsl import library_boards
 
 NODES = [f"n{i}" for i in range(12)]
 
@@ -32,4 +32,4 @@ def test_the_walk_finds_what_networkx_finds(question):
     keep = {n for n in allowed if isinstance(n, str) and n in g} | {start}
     expected = nx.descendants(g.subgraph(keep), start)
     adjacent = {n: tuple(g.neighbors(n)) for n in g}
-    assert functions._walk_within(adjacent, start, keep) == expected
+    assert library_boards._walk_within(adjacent, start, keep) == expected
