@@ -218,7 +218,7 @@ def test_a_fused_memo_is_kept_only_if_it_finds_a_quarter_as_many_values_as_it_mi
     """The fused tier's memos are judged once asked MEMO_TRIAL times, by the rule of the
     module's own memos (above): one that found too few values is let go for the rest of
     the game, one that found enough becomes a plain dict; until then it is on trial."""
-    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen import fused_runtime as fused
     from meeple.interpreter.codegen.runtime import MEMO_TRIAL
 
     def ask(memo, key):  # as the generated playout asks: look, and remember what is missing

@@ -841,7 +841,7 @@ def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).
     Here every memo is let go from the start, and the playouts still end as the loop's."""
-    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen import fused_runtime as fused
     game = load_game(write_ruleset(tmp_path, BARTER, "barter"), 3, backend="compiled")
     game.rules.playout_kernel(False, 3)
     text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
@@ -854,7 +854,7 @@ def test_board_walks_match_the_loop_whether_their_memo_is_kept_or_let_go(tmp_pat
     """CAVES walks its board through `hop_walk`, the library's walk without the type
     checks the tier has proven; once the game lets the walk's memo go, no key is made.
     Here it is let go from the start."""
-    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen import fused_runtime as fused
     game = load_game(write_ruleset(tmp_path, CAVES, "caves"), 3, backend="compiled")
     game.rules.playout_kernel(False, 3)
     text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
@@ -868,7 +868,7 @@ def test_a_walk_memo_is_kept_only_where_most_walks_recur():
     """A memo on trial is judged after MEMO_TRIAL asks: a definition's is kept with a
     quarter as many values found as missed, a board walk's only with as many (its key
     costs about as much as the walk)."""
-    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen import fused_runtime as fused
     from meeple.interpreter.codegen.runtime import MEMO_TRIAL
 
     def kept(found_share: float, *rule) -> bool:
@@ -887,7 +887,7 @@ def test_a_walk_memo_is_kept_only_where_most_walks_recur():
 def test_a_memo_that_finds_almost_nothing_is_let_go_early():
     """After a few hundred asks, a memo that found less than one value in twenty misses
     is let go then; one that found more stays on trial until MEMO_TRIAL asks."""
-    from meeple.interpreter.codegen import fused
+    from meeple.interpreter.codegen import fused_runtime as fused
 
     def after(asks: int, found: int):
         memo = {}
