@@ -47,11 +47,11 @@ def test_each_construct_is_named_at_its_place(tmp_path):
 
 def test_an_expression_is_pointed_at_where_the_call_stands(tmp_path):
     text = NIM.replace('count: "range(1, heaps[heap] + 1)"',
-                       'count: "range(1, heaps[heap] + 1 + 0 * len(directions(\'knight\')))"')
+                       'count: "range(1, heaps[heap] + 1 + 0 * len(union([1], [2])))"')
     found = located_reasons(load_game(_ruleset(tmp_path, text), backend="compiled").rules)
-    assert found, "the knight's moves (pairs of ints) are outside the tier"
+    assert found, "a set made by union is outside the tier"
     (why, span), = found
-    assert "'directions'" in why and (span.line, span.col) == _place(text, "directions(")
+    assert "'union'" in why and (span.line, span.col) == _place(text, "union(")
 
 
 def test_a_game_in_the_fused_tier_says_so_and_names_nothing():

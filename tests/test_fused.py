@@ -1352,3 +1352,15 @@ def test_has_move_of_an_action_asking_has_move_of_itself_is_named(tmp_path):
     game = load_game(write_ruleset(tmp_path, HAS_MOVE_OF_ITSELF, "self-asking"), backend="compiled")
     assert game.rules.playout_tier() == "kernel"
     assert "has_move of action 'take'" in unsupported(game.rules)
+
+
+@pytest.mark.parametrize("path,options", [("quoridor", {"board_size": 5}), ("quoridor", {}),
+                                          (str(Path(__file__).parent / "games" / "ember-queens"), {})])
+def test_a_step_off_the_board_plays_in_the_fused_tier_as_the_loop_plays_it(path, options):
+    """`step` and `cell` give none off the board: the tier types such a value as a text or
+    none, compared with `==`, `!=` and `in`, kept in lists and written into a text variable
+    only after a check (issue 43).  Quoridor (a pawn's next square, maps of direction
+    lists) and ember-queens (the knight's leaps) left the playout kernel."""
+    game = load_game(path, options=options, backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    _fused_matches_the_loop(game, (1, 4, 9), cut=50)

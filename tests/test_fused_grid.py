@@ -46,9 +46,7 @@ def test_both_back_ends_agree_at_every_step(tmp_path):
     check_lockstep(tmp_path, GRID_RACE, "grid-race", 2, seed=5)
 
 
-def test_the_knights_moves_stay_outside_the_tier(tmp_path):
-    from meeple.interpreter.codegen.fused import located_reasons
-    from flow_idiom_support import game_of
+def test_the_knights_moves_play_in_the_fused_tier_as_the_loop_plays(tmp_path, monkeypatch):
+    """`directions('knight')` (pairs of ints) is a constant list of lists in the tier."""
     text = GRID_RACE.replace("directions('orthogonal')", "[d for d in directions('orthogonal') if len(directions('knight')) > 0]")
-    found = located_reasons(game_of(tmp_path, text, "compiled", "grid-knight", 2).rules)
-    assert [why for why, _ in found] == ["the function 'directions'"]
+    check_both_playout_tiers(tmp_path, monkeypatch, text, "grid-knight", 2)

@@ -22,12 +22,10 @@ OUTSIDE = {
     "battleship": ("variable 'fleet' of type list[list[int]]", "definition 'fits' calls itself"),
     "chess": ("variable 'threatened' of type set[str]", "variable 'checks' of type list[list[str]]"),
     "go": ("variable 'seen' of type set[str]",),
-    "quoridor": ("the function 'step'",),
     "pancake-duel": ("variable 'seen' of type set[str]",),
     "bookshop": ("trigger 'patron_arrives' runs on a condition",),
     "contest": ("trigger 'sweep' runs on a condition",),
     "draft": ("the field 'face'",),
-    "ember-queens": ("the function 'directions'",),
 }
 
 

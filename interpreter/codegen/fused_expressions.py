@@ -36,7 +36,7 @@ class Expressions:
             raise Unsupported("definitions nested too deeply to inline")
         e = lambda n, env=env: self.expr(n, env, depth + 1)  # noqa: E731
         if isinstance(node, A.Const):
-            t = {int: "int", str: "str", bool: "bool"}.get(type(node.value))
+            t = {int: "int", str: "str", bool: "bool", type(None): "none"}.get(type(node.value))
             if t is None:
                 raise Unsupported(f"the constant {node.value!r}")
             return repr(node.value), t
@@ -135,7 +135,7 @@ class Expressions:
         if isinstance(node, A.ListLit):
             items = [e(x) for x in node.items]
             t = _unified(*(t for _, t in items)) if items else "?"  # `[]`: a list of what it meets
-            if t is None or not (t in _SCALARS + ("item", "?") or t.startswith("list:")):
+            if t is None or not (t in _SCALARS + ("item", "?", "str?") or t.startswith("list:")):
                 raise Unsupported("a list of mixed types")
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + t
         if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
@@ -150,7 +150,7 @@ class Expressions:
         if isinstance(node, A.MapLit) and node.entries:
             pairs = [(e(k), e(v)) for k, v in node.entries]
             kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
-            if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS:
+            if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS + ("list:str", "list:int"):
                 raise Unsupported("a map of mixed or unusual types")
             return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", "dict:" + values.pop()
         raise Unsupported(f"the expression {type(node).__name__}")
@@ -176,11 +176,12 @@ class Expressions:
             return f"({self.walked(t)} if len({t} := {l} + {r}) <= {MAX_STR} else _stop())", "str"
         if op in ("==", "!=") and lt == rt and lt in _SCALARS + ("item",):  # items: Python's equality is the language's
             return f"({l} {op} {r})", "bool"
-        if op in ("==", "!=") and {lt, rt} <= {"str", "str?"}:  # a missing text (none) equals no text
+        if op in ("==", "!=") and ({lt, rt} <= {"str", "str?", "none"} or {lt, rt} == {"item", "none"}):
+            # a text or none: none equals only none, as Python's None does
             return f"({l} {op} {r})", "bool"
         if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("int", "str"):
             return f"({l} {op} {r})", "bool"
-        if op in ("in", "not in") and rt == f"list:{lt}":
+        if op in ("in", "not in") and (rt == f"list:{lt}" or (lt in ("str", "str?") and rt in ("list:str", "list:str?"))):
             return f"({l} {op} {self.walked(r)})", "bool"
         if op in ("in", "not in") and lt == "str" and rt.startswith("dict:"):
             return f"({l} {op} {r})", "bool"
@@ -351,17 +352,19 @@ class Expressions:
                 self.temps += 1
                 seq = f"_s{self.temps}"
                 return f"({seq}[{0 if f == 'first' else -1}] if ({seq} := {x}) else _stop())", t[5:]
-        if f in _CONSTANT and all(isinstance(a, A.Const) for a in args) and \
-                not (f == "directions" and args and args[0].value == "knight"):
+        if f in _CONSTANT and all(isinstance(a, A.Const) for a in args):
             key = (f, tuple(a.value for a in args))
             self.module.library_function(f)
             name = self.consts.setdefault(key, ident("c", len(self.consts)))
-            return name, _CONSTANT[f]
-        if f in _CALLED:  # a function of the board alone: kept per call site and arguments
+            knight = f == "directions" and args and args[0].value == "knight"  # its steps: pairs of ints
+            return name, "list:list:int" if knight else _CONSTANT[f]
+        if f in _CALLED:  # a function of the board alone: kept per call site and arguments (a none found again)
             shape = tuple(repr(a.value) if isinstance(a, A.Const) else None for a in args)
-            varying = [e(a)[0] for a in args if not isinstance(a, A.Const)]
+            given = [e(a) for a in args if not isinstance(a, A.Const)]
+            varying = [x for x, _ in given]
+            keys = [f"tuple({x})" if t.startswith("list:") else x for x, t in given]  # a step [dr, dc]
             site = self.sites.setdefault((f, shape), ident("s", len(self.sites)))
-            key = varying[0] if len(varying) == 1 else "(" + "".join(v + ", " for v in varying) + ")"
+            key = keys[0] if len(keys) == 1 else "(" + "".join(v + ", " for v in keys) + ")"
             given = iter(varying)
             call = ", ".join(c if c is not None else next(given) for c in shape)
             impl = self.module.library_function(f)

@@ -24,14 +24,15 @@ _PY = {"int": "int", "str": "str", "bool": "bool"}
 # Library functions whose value depends only on their (constant) arguments and the game:
 # called once per playout through the real implementation.  name -> result type.
 _CONSTANT = {"nodes": "list:str", "lines": "list:list:str", "players": "list:int",
-             "directions": "list:str", "edges": "list:str"}  # (but the knight's moves: pairs of ints, not taken)
+             "directions": "list:str", "edges": "list:str"}  # (the knight's moves, pairs of ints: list:list:int)
 # Library functions called through the real implementation each time: name -> result type.
 # Library functions of ints alone that read nothing else: name -> how many arguments.
 _ARITHMETIC = {"abs": 1, "ceil_div": 2, "clamp": 3}
 _CALLED = {"nodes_where": "list:str", "neighbours": "list:str", "clockwise": "list:int",
            "counterclockwise": "list:int", "within": "list:str",
            "row_of": "int", "col_of": "int", "ray": "list:str",  # a grid's geometry
-           "has_edge": "bool", "edges_of": "list:str", "ends": "list:str"}  # a board's edges (dsl/board_edges.py)
+           "has_edge": "bool", "edges_of": "list:str", "ends": "list:str",  # a board's edges (dsl/board_edges.py)
+           "step": "str?", "cell": "str?"}  # none off the board
 # Library functions of a board and their arguments alone, whose arguments change during
 # a game: name -> the argument types after the board's name, the result.  Each value is
 # kept per game by the values of its arguments (a listing asks for the same walk for
@@ -62,6 +63,10 @@ def _unify(a: str, b: str) -> str | None:
         return a
     if a == "?":
         return b
+    if {a, b} <= {"str", "str?", "none"}:  # a text or none (a step off the board, a missing attribute)
+        return "str?"
+    if {a, b} == {"item", "none"}:  # an item variable may hold none already
+        return "item"
     if a.startswith("list:") and b.startswith("list:"):
         inner = _unify(a[5:], b[5:])
         return None if inner is None else "list:" + inner

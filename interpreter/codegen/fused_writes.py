@@ -83,9 +83,11 @@ class Writes:
             grown = _combined(assign.op[0], held, self.int_range(assign.value, env))
             value = f"({where} {assign.op[0]} {value})" if _within_limit(grown) else \
                 self.checked(f"{where} {assign.op[0]} {value}")
-        elif vt != t:
+        elif vt != t and not (vt == "str?" and t == "str"):
             raise Unsupported(f"a {vt} written into '{name}', a {t}")
         lines = [*key_check, f"_v = {value}"]
+        if vt != t:  # a text that may be none: none stops the tier, and the loop reports the write
+            lines += ["if type(_v) is not str:", "    raise _KernelStop()"]
         decl = self.rs.variables[name]
         lines += self.write_checks(decl, t)
         return lines + self.written(name, where, k if key_check else None)
