@@ -31,7 +31,7 @@ def _place(text, needle):
 
 def test_each_construct_is_named_at_its_place(tmp_path):
     text = NIM.replace("  last_mover: {type: int, initial: -1}",
-                       "  last_mover: {type: int, initial: -1}\n  emptied: {type: \"set[int]\", initial: \"set()\"}")
+                       "  last_mover: {type: int, initial: -1}\n  emptied: {per: player, type: \"set[int]\", initial: \"set()\"}")
     path = _ruleset(tmp_path, text)
     found = located_reasons(load_game(path, backend="compiled").rules)
     assert [(span.line, span.col) for _, span in found][:1] == [_place(text, "emptied")]
@@ -47,11 +47,11 @@ def test_each_construct_is_named_at_its_place(tmp_path):
 
 def test_an_expression_is_pointed_at_where_the_call_stands(tmp_path):
     text = NIM.replace('count: "range(1, heaps[heap] + 1)"',
-                       'count: "range(1, heaps[heap] + 1 + 0 * len(union([1], [2])))"')
+                       'count: "range(1, heaps[heap] + 1 + 0 * len(zip([1], [2])))"')
     found = located_reasons(load_game(_ruleset(tmp_path, text), backend="compiled").rules)
-    assert found, "a set made by union is outside the tier"
+    assert found, "zip (lists of pairs) is outside the tier"
     (why, span), = found
-    assert "'union'" in why and (span.line, span.col) == _place(text, "union(")
+    assert "'zip'" in why and (span.line, span.col) == _place(text, "zip(")
 
 
 def test_a_game_in_the_fused_tier_says_so_and_names_nothing():

@@ -1364,3 +1364,15 @@ def test_a_step_off_the_board_plays_in_the_fused_tier_as_the_loop_plays_it(path,
     game = load_game(path, options=options, backend="compiled")
     assert game.rules.playout_tier() == "fused"
     _fused_matches_the_loop(game, (1, 4, 9), cut=50)
+
+
+@pytest.mark.parametrize("path,cut", [("go", 70), (str(Path(__file__).parent / "games" / "pancake-duel"), 20)])
+def test_a_set_of_positions_plays_in_the_fused_tier_as_the_loop_plays_it(path, cut):
+    """A set variable of ints or texts held whole (a frozenset, replaced on every write),
+    `set`, `union`, `intersection`, `difference`, `in` and `len` of sets, `sort` by a key and
+    `reverse`, a map of lists built by a comprehension, and a whole per-key map read (a copy):
+    go and pancake-duel, which remember every position seen, left the playout kernel
+    (issue 43)."""
+    game = load_game(path, backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    _fused_matches_the_loop(game, (2, 7), cut=cut)

@@ -45,7 +45,7 @@ from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEf
 from .fused_support import (MAX_NODES, _BOARD_WALKS, _CHAIN, _FLOW_POINTS, _FORKS, _MISSING, _NOT_REMEMBERED,
                             _PY, _SCALARS, _STRAIGHT, _WALK_FOUND_PER_MISS, _exprs, _flow_nodes, _walk)
 from .fused_runtime import (_bounded_range, _checked_int, _fast_bits, _first, _index_by_key, _last,
-                            _memo_on_trial, _memo_site, _remember, _remembered, _short, _sized, _stop,
+                            _memo_on_trial, _memo_site, _remember, _remembered, _set_sized, _short, _sized, _stop,
                             _walked)
 from .fused_writes import Writes
 from .fused_quantifiers import Quantifiers
@@ -192,8 +192,11 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
             return ("plist:" if decl.per == "player" else "glist:") + t.args[0].name
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
+        if t is not None and t.name == "set" and decl.per is None and len(t.args) == 1 and t.args[0].name in ("int", "str"):
+            return "gset:" + t.args[0].name  # a frozenset, replaced whole on every write
         if t is not None and t.name == "set":
-            raise Unsupported(f"variable '{decl.name}' of type {t} (sets are not among the tier's types)", decl.span)
+            raise Unsupported(f"variable '{decl.name}' of type {t} (only a set of ints or texts held whole is "
+                              "among the tier's types)", decl.span)
         if t is None or (t.name not in _SCALARS and not (t.name == "list" and len(t.args) == 1
                                                           and t.args[0].name == "int")):
             raise Unsupported(f"variable '{decl.name}' of type {t}", decl.span)
@@ -282,7 +285,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
         self.ns.update(_fz_FACES=FACES, _fz_FU=FACES["up"], _fz_FD=FACES["down"], _fz_fast_bits=_fast_bits, _fz_PropColumn=PropColumn, _fz_set_prop=set_prop, _fz_Item=Item, _fz_natural=natural,
                        _fz_shuffled=rng.shuffled, _fz_take_anywhere=take_anywhere, _fz_deal=deal, _fz_bag_deal=bag_deal, _fz_bag_take=bag_take,
                        _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
-                       _fz_sized=_sized, _fz_memo=_remembered, _fz_remember=_remember,
+                       _fz_sized=_sized, _fz_set_sized=_set_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
                        _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
@@ -455,6 +458,10 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
                 lines.append(f"{v} = list({held})")
                 checks += [f"if type({held}) is not tuple:", "    raise _KernelStop()",
                            f"for _x in {v}:", "    if type(_x) is not int:", "        raise _KernelStop()"]
+            elif t.startswith("gset:"):  # never changed in place, so not copied
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not frozenset or not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {v})):",
+                           "    raise _KernelStop()"]
             elif t == "item":  # none reads as an error the loop reports (`.id` of None)
                 lines.append(f"{v} = {held}")
                 checks += [f"if type({v}) is not _fz_Item and {v} is not None:", "    raise _KernelStop()"]

@@ -178,7 +178,7 @@ class Definitions:
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
             value, vt = self.expr(node.value, inner, depth + 1)
-            if kt != "str" or vt not in _SCALARS:
+            if kt != "str" or vt not in _SCALARS + ("list:str", "list:int"):
                 raise Unsupported(f"a map of {kt} to {vt}")
             return _charged_first(f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", charge), f"dict:{vt}"
         element, et = self.expr(node.element, inner, depth + 1)

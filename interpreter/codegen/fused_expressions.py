@@ -53,6 +53,10 @@ class Expressions:
                 return ident("v", node.name), "dict:" + self.types[node.name][5:]
             if self.types.get(node.name, "").startswith("glist:"):
                 return ident("v", node.name), "list:" + self.types[node.name][6:]
+            if self.types.get(node.name, "").startswith("map:"):  # one value per key, changed in place: a copy
+                return f"dict({ident('v', node.name)})", "dict:" + self.types[node.name][4:]
+            if self.types.get(node.name, "").startswith("gset:"):
+                return ident("v", node.name), "set:" + self.types[node.name][5:]
             if self.types.get(node.name, "").startswith("pmap:"):  # one value per player, as a list
                 return f"tuple({ident('v', node.name)})", "list:" + self.types[node.name][5:]
             if node.name in self.rs.defines and not self.rs.defines[node.name].params:
@@ -183,6 +187,8 @@ class Expressions:
             return f"({l} {op} {r})", "bool"
         if op in ("in", "not in") and (rt == f"list:{lt}" or (lt in ("str", "str?") and rt in ("list:str", "list:str?"))):
             return f"({l} {op} {self.walked(r)})", "bool"
+        if op in ("in", "not in") and rt.startswith("set:") and lt in ("int", "str"):  # a set holds one type
+            return f"({l} {op} {r})", "bool"
         if op in ("in", "not in") and lt == "str" and rt.startswith("dict:"):
             return f"({l} {op} {r})", "bool"
         raise Unsupported(f"'{op}' on {lt} and {rt}")
@@ -210,7 +216,7 @@ class Expressions:
             if counted is not None:
                 return counted, "int"
             x, t = e(args[0])
-            if t.startswith(("list:", "dict:")) or t == "str":  # as the library counts them
+            if t.startswith(("list:", "dict:", "set:")) or t == "str":  # as the library counts them
                 return f"len({x})", "int"
         if f == "attr" and len(args) == 3 and isinstance(args[0], A.Const) and isinstance(args[2], A.Const):
             t = self.attr_type(args[0].value, args[2].value)
@@ -322,6 +328,25 @@ class Expressions:
                     self.in_iterable -= 1
                 if bt == "int":  # the first of the largest (smallest), as the library picks
                     return f"{f[:3]}({self.walked(seq)}, key=lambda {local}: {body})", st[5:]
+        if f in ("sort", "sort_desc") and len(args) in (1, 2) and (len(args) == 1 or isinstance(args[1], A.Lambda)):
+            seq, st = e(args[0])  # a stable sort by ints or by texts: Python's order is the library's
+            if st in ("list:int", "list:str") and len(args) == 1:
+                return f"sorted({self.walked(seq)}{', reverse=True' if f == 'sort_desc' else ''})", st
+            if st.startswith("list:") and len(args) == 2:
+                self.temps += 1
+                local = ident("l", args[1].param, self.temps)
+                self.in_iterable += 1  # a lambda's body: no `:=` there either
+                try:
+                    body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
+                finally:
+                    self.in_iterable -= 1
+                if bt in ("int", "str"):
+                    order = ", reverse=True" if f == "sort_desc" else ""
+                    return f"sorted({self.walked(seq)}, key=lambda {local}: {body}{order})", st
+        if f == "reverse" and len(args) == 1:
+            seq, st = e(args[0])
+            if st.startswith("list:"):
+                return f"{self.walked(seq)}[::-1]", st
         if f == "count_if" and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
@@ -399,11 +424,35 @@ class Expressions:
             if all(_unified(t, w) == w for (_, t), w in zip(parts, wanted)):
                 impl = self.module.library_function(f)
                 return f"{impl}(ctx, {args[0].value!r}, {', '.join(x for x, _ in parts)})", result
+        if f in ("set", "union", "intersection", "difference"):
+            return self.set_call(f, args, e)
         if f in _ARITHMETIC and len(args) == _ARITHMETIC[f]:  # through the library itself, which reports
             parts = [e(a) for a in args]
             if all(t == "int" for _, t in parts):
                 return f"{self.module.library_function(f)}(ctx, {', '.join(x for x, _ in parts)})", "int"
         raise Unsupported(f"the function '{f}'")
+
+    def set_call(self, f: str, args, e) -> tuple[str, str]:
+        """`set`, `union`, `intersection` and `difference` of sets (or lists) of ints or of
+        texts, as frozensets: the library's rules (one type of element, at most MAX_SET) are
+        checked where they could fail; a set is walked nowhere here, so its order never shows."""
+        parts = [e(a) for a in args]
+        elems = {t.split(":", 1)[1] for _, t in parts if t.startswith(("set:", "list:"))}
+        elems.discard("?")
+        if any(not t.startswith(("set:", "list:")) for _, t in parts) or not elems <= {"int", "str"} or len(elems) > 1:
+            raise Unsupported(f"'{f}' of other than sets or lists of ints or of texts")
+        t = "set:" + (elems.pop() if elems else "?")
+        made = [x if pt.startswith("set:") else f"frozenset({self.walked(x)})" for x, pt in parts]
+        if f == "set":
+            return ("frozenset()" if not made else made[0]), t
+        if f == "union":
+            text = made[0] if len(made) == 1 else f"{made[0]}.union({', '.join(made[1:])})"
+            return f"_fz_set_sized({text})", t
+        if f == "intersection":
+            return (made[0] if len(made) == 1 else f"{made[0]}.intersection({', '.join(made[1:])})"), t
+        if len(made) != 2:
+            raise Unsupported("'difference' of other than two sets")
+        return f"({made[0]} - {made[1]})", t
 
     def attr_type(self, board: str, key: str) -> str:
         """The type of attribute `key` on the nodes of `board`: the same one on every node

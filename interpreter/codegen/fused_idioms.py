@@ -16,9 +16,6 @@ from meeple.dsl.functions import power
 from .fused_zones import Unsupported
 from .safe_source import ident
 
-_SETS = frozenset({"set", "union", "intersection", "difference"})
-
-
 class Idioms:
     """Mixed into the fused writer: needs `self.expr`, `self.walked`, `self.temps`,
     `self.in_iterable`, `self.module` and `self.rs`."""
@@ -61,11 +58,8 @@ class Idioms:
         return f"{self.walked(obj)}[{bounds[0]}:{bounds[1]}:{bounds[2]}]", ot
 
     def idiom_call(self, node, env, depth) -> tuple[str, str] | None:
-        """The issue-42 library functions the tier writes, None for any other; a set
-        function is Unsupported."""
+        """The issue-42 library functions the tier writes, None for any other."""
         f, args = node.func, node.args
-        if f in _SETS:
-            raise Unsupported(f"sets (the function '{f}')", node.span)
         if f == "range" and len(args) == 3:
             parts = [self.expr(a, env, depth + 1) for a in args]
             if all(t == "int" for _, t in parts):  # charged as the reference charges it

@@ -4,6 +4,7 @@ namespace under `_fz_` names)."""
 from __future__ import annotations
 
 from meeple.dsl.functions import MAX_LIST, MAX_RANGE, MAX_STR
+from meeple.dsl.sets import MAX_SET
 from ..context import COST_LIMIT
 from .kernel import KernelStop
 from .runtime import MEMO_TRIAL
@@ -150,3 +151,10 @@ def _last(seq):
     if seq:
         return seq[-1]
     raise KernelStop()
+
+
+def _set_sized(s: frozenset) -> frozenset:
+    """A set made by `union` within the language's largest (the loop reports one past it)."""
+    if len(s) > MAX_SET:
+        raise KernelStop()
+    return s

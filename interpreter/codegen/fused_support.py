@@ -70,6 +70,9 @@ def _unify(a: str, b: str) -> str | None:
     if a.startswith("list:") and b.startswith("list:"):
         inner = _unify(a[5:], b[5:])
         return None if inner is None else "list:" + inner
+    if a.startswith("set:") and b.startswith("set:"):  # `set()`: a set of what it meets
+        inner = _unify(a[4:], b[4:])
+        return None if inner is None else "set:" + inner
     return None
 
 

@@ -6,7 +6,7 @@ from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import MAX_LIST
 from .safe_source import ident
 from .fused_zones import Unsupported, filter_of as _filter_of
-from .fused_support import _PY, _RANGED, _SCALARS, _combined, _within_limit
+from .fused_support import _PY, _RANGED, _SCALARS, _combined, _unified, _within_limit
 
 
 class Writes:
@@ -49,6 +49,11 @@ class Writes:
             return self.map_write(assign, target.obj.name, target.index, env)
         if isinstance(target, A.Name) and target.name not in env and self.types.get(target.name) == "list:int":
             return self.int_list_write(assign, target.name, env)
+        if isinstance(target, A.Name) and target.name in self.types and self.types[target.name].startswith("gset:"):
+            value, vt = self.expr(assign.value, env)
+            if assign.op != "=" or _unified(vt, "set:" + self.types[target.name][5:]) is None:
+                raise Unsupported(f"a {vt} written into '{target.name}', a set", assign.span)
+            return [f"_v = {value}", f"{ident('v', target.name)} = V[{target.name!r}] = _v"]
         if isinstance(target, A.Name) and target.name in self.types and self.types[target.name] in _SCALARS + ("item",):
             name, where, t = target.name, ident("v", target.name), self.types[target.name]
             key_check = []
