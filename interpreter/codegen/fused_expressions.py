@@ -319,13 +319,7 @@ class Expressions:
         if f in ("max_by", "min_by") and len(args) == 2 and isinstance(args[1], A.Lambda):
             seq, st = e(args[0])
             if st.startswith("list:"):
-                self.temps += 1
-                local = ident("l", args[1].param, self.temps)
-                self.in_iterable += 1  # a lambda's body: no `:=` there either
-                try:
-                    body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
-                finally:
-                    self.in_iterable -= 1
+                local, body, bt = self.key_lambda(args[1], st[5:], env, depth)
                 if bt == "int":  # the first of the largest (smallest), as the library picks
                     return f"{f[:3]}({self.walked(seq)}, key=lambda {local}: {body})", st[5:]
         if f in ("sort", "sort_desc") and len(args) in (1, 2) and (len(args) == 1 or isinstance(args[1], A.Lambda)):
@@ -333,13 +327,7 @@ class Expressions:
             if st in ("list:int", "list:str") and len(args) == 1:
                 return f"sorted({self.walked(seq)}{', reverse=True' if f == 'sort_desc' else ''})", st
             if st.startswith("list:") and len(args) == 2:
-                self.temps += 1
-                local = ident("l", args[1].param, self.temps)
-                self.in_iterable += 1  # a lambda's body: no `:=` there either
-                try:
-                    body, bt = self.expr(args[1].body, {**env, args[1].param: (local, st[5:])}, depth + 1)
-                finally:
-                    self.in_iterable -= 1
+                local, body, bt = self.key_lambda(args[1], st[5:], env, depth)
                 if bt in ("int", "str"):
                     order = ", reverse=True" if f == "sort_desc" else ""
                     return f"sorted({self.walked(seq)}, key=lambda {local}: {body}{order})", st
@@ -431,6 +419,18 @@ class Expressions:
             if all(t == "int" for _, t in parts):
                 return f"{self.module.library_function(f)}(ctx, {', '.join(x for x, _ in parts)})", "int"
         raise Unsupported(f"the function '{f}'")
+
+    def key_lambda(self, lam, elem: str, env, depth) -> tuple[str, str, str]:
+        """A lambda given to max_by, min_by or sort, as (its parameter's local, its body, the
+        body's type): written inside a Python lambda, where `:=` may not stand."""
+        self.temps += 1
+        local = ident("l", lam.param, self.temps)
+        self.in_iterable += 1
+        try:
+            body, bt = self.expr(lam.body, {**env, lam.param: (local, elem)}, depth + 1)
+        finally:
+            self.in_iterable -= 1
+        return local, body, bt
 
     def set_call(self, f: str, args, e) -> tuple[str, str]:
         """`set`, `union`, `intersection` and `difference` of sets (or lists) of ints or of
