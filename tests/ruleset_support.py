@@ -115,8 +115,8 @@ def playout_errors(path: str, seed: int) -> dict:
 FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
-  stock: {type: "map[str, list[int]]", initial: "{'a': [1]}"}
-  names: {type: "list[list[str]]", initial: "[]"}
+  stock: {per: player, type: "map[str, list[int]]", initial: "{'a': [1]}"}
+  names: {per: player, type: "list[list[str]]", initial: "[]"}
   coins: {per: player, type: int, initial: 3, min: 0}
   first: {type: int, initial: 0}
 flow:

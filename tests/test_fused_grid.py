@@ -50,3 +50,45 @@ def test_the_knights_moves_play_in_the_fused_tier_as_the_loop_plays(tmp_path, mo
     """`directions('knight')` (pairs of ints) is a constant list of lists in the tier."""
     text = GRID_RACE.replace("directions('orthogonal')", "[d for d in directions('orthogonal') if len(directions('knight')) > 0]")
     check_both_playout_tiers(tmp_path, monkeypatch, text, "grid-knight", 2)
+
+# Chess keeps what threatens a king in variables of lists: lines of squares, and for each
+# pinned piece the squares it may still go to.  The tier holds them whole (a tuple of
+# tuples, a dict of tuples), replaced on every write.
+TRAILS = """game: {name: trails, players: 2}
+boards:
+  field:
+    grid: {rows: 4, cols: 4}
+variables:
+  at: {per: player, type: str, initial: "'a1' if player == 0 else 'd4'"}
+  trails: {type: "list[list[str]]", initial: "[]"}
+  reach: {type: "map[str, list[str]]", initial: "{}"}
+  moves: {type: int, initial: 0}
+define:
+  steps: {params: [p], expr: "[c for d in directions('orthogonal') for c in ray('field', at[p], d)[:1] if c != at[1 - p]]"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [go, wait]
+actions:
+  wait:
+    effects: ["moves += 1"]
+  go:
+    params: {to: "steps(player)"}
+    require:
+      - {check: "len([t for t in trails if to in t]) < 3", reason: "a square is crossed at most three times"}
+    effects:
+      - "trails = trails + [[at[player], to]]"
+      - "reach = {k: v for k, v in items(reach)}"
+      - "reach[to] = [t[0] for t in trails if t[1] == to]"
+      - "at[player] = to"
+      - "moves += 1"
+end:
+  - when: "moves >= 30"
+scoring:
+  score: "len(get(reach, at[player], []))"
+"""
+
+
+def test_lists_of_lists_and_maps_of_lists_play_in_the_fused_tier_as_the_loop_plays(tmp_path, monkeypatch):
+    check_both_playout_tiers(tmp_path, monkeypatch, TRAILS, "trails", 2)

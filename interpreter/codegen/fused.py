@@ -190,6 +190,12 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
                 (decl.per == "player" or (decl.per is None and t.args[0].name != "int")):
             # held whole, as a tuple replaced on every write (global, or one per player)
             return ("plist:" if decl.per == "player" else "glist:") + t.args[0].name
+        if t is not None and t.name == "map" and decl.per is None and len(t.args) == 2 and t.args[0].name == "str" \
+                and t.args[1].name == "list" and len(t.args[1].args) == 1 and t.args[1].args[0].name in ("int", "str"):
+            return "gmap:list:" + t.args[1].args[0].name  # texts to tuples, the dict replaced on every write
+        if t is not None and t.name == "list" and decl.per is None and len(t.args) == 1 and t.args[0].name == "list" \
+                and len(t.args[0].args) == 1 and t.args[0].args[0].name in ("int", "str"):
+            return "glist:list:" + t.args[0].args[0].name  # a tuple of tuples, replaced whole on every write
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
         if t is not None and t.name == "set" and decl.per is None and len(t.args) == 1 and t.args[0].name in ("int", "str"):
@@ -429,10 +435,19 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
                 lines.append(f"{v} = list({held})")
                 checks += [f"if type({held}) is not tuple or len({held}) != ctx.player_count:", "    raise _KernelStop()",
                            f"for _x in {v}:", f"    if type(_x) is not {_PY[t[5:]]}:", "        raise _KernelStop()"]
+            elif t.startswith("gmap:list:"):  # texts to lists; never changed in place, so not copied
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not dict or not _fz_only_str.issuperset(map(type, {v})) or not all("
+                           f"type(_l) is tuple and {ONLY_NAMES[t[10:]]}.issuperset(map(type, _l)) for _l in {v}.values()):",
+                           "    raise _KernelStop()"]
             elif t.startswith("gmap:"):  # texts to values; never changed in place, so not copied
                 lines.append(f"{v} = {held}")
                 checks += [f"if type({v}) is not dict or not _fz_only_str.issuperset(map(type, {v})) or "
                            f"not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {v}.values())):", "    raise _KernelStop()"]
+            elif t.startswith("glist:list:"):
+                lines.append(f"{v} = {held}")
+                checks += [f"if type({v}) is not tuple or not all(type(_l) is tuple and "
+                           f"{ONLY_NAMES[t[11:]]}.issuperset(map(type, _l)) for _l in {v}):", "    raise _KernelStop()"]
             elif t.startswith("glist:"):
                 lines.append(f"{v} = {held}")
                 checks += [f"if type({v}) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, {v})):",

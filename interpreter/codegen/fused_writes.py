@@ -151,9 +151,11 @@ class Writes:
             value, vt = self.expr(assign.value, env)
         assigned = f"{place} = V[{name!r}]" if place == ident("v", name) else place
         if index is None:
-            if assign.op != "=" or vt != f"list:{elem}":
+            if assign.op != "=" or _unified(vt, f"list:{elem}") != f"list:{elem}":
                 raise Unsupported(f"a {vt} written into '{name}'")
-            return [*lines, f"_v = tuple({value})", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+            made = "tuple([tuple(_e) for _e in _w])" if elem.startswith("list:") else f"tuple({value})"
+            before = [f"_w = {value}"] if elem.startswith("list:") else []  # no `:=` in a comprehension's iterable
+            return [*lines, *before, f"_v = {made}", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
                     *self.walk_lines("_v")[0],
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)
@@ -207,6 +209,8 @@ class Writes:
         if index is None:
             if assign.op != "=" or vt != f"dict:{values}":
                 raise Unsupported(f"a {vt} written into '{var}'")
+            if values.startswith("list:"):  # the state holds lists as tuples
+                return [*lines, f"_w = {value}", f"{assigned} = {{_k: tuple(_l) for _k, _l in _w.items()}}"]
             return [*lines, f"{assigned} = {value}"]
         key, kt = self.expr(index, env)
         if kt != "str":
@@ -219,6 +223,8 @@ class Writes:
             value = self.checked(f"{place}[{k}] {assign.op[0]} {value}")  # a key it lacks: KeyError
         elif vt != values:
             raise Unsupported(f"a {vt} written into '{var}', a map of {values}")
+        if values.startswith("list:"):
+            value = f"tuple({value})"
         return [*lines, f"{k} = {key}", f"_v = {value}", *self.write_checks(self.rs.variables[var], values),
                 f"{assigned} = {{**{place}, {k}: _v}}"]
 
