@@ -13,7 +13,7 @@ import re
 from meeple.interpreter.board_export import board_as_svg
 from meeple.interpreter.display import _ITEM, TableText
 
-from .grid_svg import grid_board
+from .grid_svg import grid_boards
 from .html import Markup, attrs, esc, tag
 
 _MARK = "\x1e"  # around a chip's number in the text TableText builds, until it is made HTML
@@ -70,7 +70,7 @@ class HtmlTable(TableText):
             if not graph.nodes:
                 continue
             if self.drawn and self.drawn[2] == name:
-                picture = grid_board(self, name, self.drawn[1])
+                picture = grid_boards(self, self.drawn[3])
             else:
                 picture = Markup(board_as_svg(self.game, self.view, name, self.lang))
             out.append(f'<figure class="board"{attrs(data_board=name)}>{picture}</figure>')
