@@ -16,14 +16,14 @@ from xml.sax.saxutils import escape, quoteattr
 from .board_cells import PLAYER_COLOURS
 from .label_place import Box, Placer, text_width
 
-WIDTH = 900  # pixels of the nodes' drawing area (the texts may add to it)
+WIDTH = 800  # pixels of the nodes' drawing area (the texts may add to it)
 MARGIN = 40
 NODE = 14  # the smallest node radius
 MIN_FONT = 11  # no text of a board is smaller than this
 NAME_FONT, TEXT_FONT, PIECE_FONT = 12, 11, 11
 PIECE = 18  # a piece's square
 ROW_PIECES = 6  # pieces of one owner side by side, before a new row
-WRAP = 34  # characters of a node text's line
+WRAP = 24  # characters of a node text's line
 GROUP_FILLS = ("#fdf6e3", "#e3f2fd", "#e8f5e9", "#fff3e0", "#f3e5f5", "#efebe9", "#fce4ec", "#e0f7fa")
 
 
