@@ -4,11 +4,12 @@ kinds of the whole ruleset, so they are checked later (checks/boards.py)."""
 from __future__ import annotations
 
 import math
+import re
 
 from .templates import template_places
 from .build_flow import value_span
 from .build_support import Reader
-from .model import BoardDisplay
+from .model import BoardDisplay, Mark
 from .source import LDict, span_of
 
 
@@ -40,7 +41,49 @@ def build_board_display(r: Reader, board: str, value, nodes: dict, span) -> Boar
             if isinstance(piece, str):
                 display.pieces.append(piece)
                 display.spans[f"pieces:{piece}"] = span_of(piece, node.span)
+    if isinstance(node.get("cells"), str):
+        display.cells = node["cells"]
+        display.spans["cells"] = value_span(node, "cells")
+    if isinstance(node.get("marks"), dict):
+        _build_marks(r, board, display, node["marks"], "mark")
+    if isinstance(node.get("kinds"), dict):
+        _build_marks(r, board, display, node["kinds"], "kind")
     return display
+
+
+# A colour goes into SVG and CSS as written, so it may only be one of these forms.
+COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20}")
+
+
+def _build_marks(r: Reader, board: str, display: BoardDisplay, raw: dict, what: str) -> None:
+    """`marks: {0: "●", 1: {glyph: "○", colour: white, label: white stone}}` (a cell's value
+    -> its mark) or `kinds: {dwarf: {glyph: "{num}", owner: seat}}` (an item kind -> the
+    mark of its pieces).  The names and places they read are checked with the whole
+    ruleset (checks/boards.py); here, the form: a colour (S126) and templates (S117)."""
+    for key, value in raw.items():
+        where = raw.key_spans.get(key) if isinstance(raw, LDict) else None
+        at = span_of(value, where or span_of(raw))
+        if isinstance(value, str):
+            value = {"glyph": value}
+        if not isinstance(value, dict):
+            continue  # the schema has said what a mark must be
+        mark = Mark(*(value.get(k) if isinstance(value.get(k), str) else None for k in ("glyph", "colour", "label")))
+        owner = value.get("owner")
+        mark.owner = owner if isinstance(owner, (int, str)) and not isinstance(owner, bool) else None
+        if mark.colour is not None and not COLOUR.fullmatch(mark.colour):
+            r.error("S126", f"the colour '{mark.colour}' of a mark of board '{board}' must be #rgb, #rrggbb or "
+                            "a colour's name (letters only)", span_of(value.get("colour"), at), beyond_schema=True)
+            mark.colour = None
+        if what == "kind":
+            for text in (mark.glyph, mark.label):
+                if text is not None and template_places(text) is None:
+                    r.error("S117", f"a mark of board '{board}' is not well formed: write a place as {{name}} "
+                                    "and a brace as {{ or }}", span_of(text, at))
+                    mark.glyph = mark.label = None
+        kept = display.marks if what == "mark" else display.kinds
+        key = ("true" if key else "false") if isinstance(key, bool) else str(key)
+        kept[key] = mark
+        display.spans[f"{what}:{key}"] = at
 
 
 def _build_node_texts(r: Reader, board: str, display: BoardDisplay, raw: dict, nodes: dict, span) -> None:

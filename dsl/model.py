@@ -115,7 +115,24 @@ class BoardDisplay:
     show_cases: dict[str, str] | None = None
     texts: dict[str, str] = field(default_factory=dict)  # node -> its own text, in place of `show`
     pieces: list[str] | None = None  # per-player variables or 'kind.property'; None: inferred
-    spans: dict[str, Span] = field(default_factory=dict)  # 'show', 'show:<case>', 'text:<node>', 'pieces:<name>'
+    cells: str | None = None  # the variable keyed by node a grid draws in its cells; None: inferred
+    marks: dict[str, "Mark"] = field(default_factory=dict)  # a cell's value (as text) -> how it is drawn
+    kinds: dict[str, "Mark"] = field(default_factory=dict)  # an item kind -> how its pieces are drawn
+    spans: dict[str, Span] = field(default_factory=dict)  # 'show', 'show:<case>', 'text:<node>', 'pieces:<name>',
+    # 'cells', 'mark:<value>', 'kind:<kind>'
+
+
+@dataclass
+class Mark:
+    """How one value on a grid's cell, or one item kind's piece, is drawn: a short glyph
+    (for items a template of its fields), a colour (or a player's colour: `owner`), and a
+    label that says what the glyph stands for (the legend, a tooltip).  For an item kind
+    `owner` names the field or property holding the player it belongs to; on a cell it is
+    the player number itself."""
+    glyph: str | None = None
+    colour: str | None = None
+    label: str | None = None
+    owner: int | str | None = None
 
 
 @dataclass

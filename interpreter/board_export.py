@@ -16,7 +16,7 @@ def board_as_text(game, view: dict, board: str, lang: str | None = None) -> str:
     """A grid board as the table draws it (coordinates as in move texts); any other board
     as a map with its list of places."""
     table = TableText(game, view, lang)
-    grid = _board_drawing(game, view)
+    grid = _board_drawing(game, view, table)
     if grid and grid[2] == board:
         return f"{table.words('board')} {table.label(board, 'board')}:\n" + grid[0]
     return "\n".join(table.board_map(board, game.boards[board]))

@@ -24,6 +24,10 @@ _POSITIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # graph -
 class Piece:
     label: str  # what the map prints: a player's number or an item's id
     player: int | None = None  # the player it stands for (a per-player variable), if any
+    glyph: str | None = None  # an item's mark (`display: kinds`), else None: drawn by its id
+    owner: int | None = None  # the player an item belongs to, by its mark's `owner`
+    title: str | None = None  # what the item is, by its mark's `label`
+    colour: str | None = None  # its mark's colour
 
 
 @dataclass
@@ -148,5 +152,26 @@ def _pieces(table, graph, display) -> dict[str, list[Piece]]:
             if wanted is not None and (kind, prop) not in wanted:
                 continue
             if isinstance(node, str) and node in graph.nodes:
-                here.setdefault(node, []).append(Piece(item_id))
+                here.setdefault(node, []).append(_item_piece(table, display, item_id, props))
     return here
+
+
+def _item_piece(table, display, item_id: str, props: dict) -> Piece:
+    """An item standing on a node, marked as its kind's `display: kinds` entry says: a
+    glyph and a label filled from its fields and the view's properties, its owner's
+    colour.  Only items the view gives properties of get here: items seen whole."""
+    item = table.rules.items[item_id]
+    mark = display.kinds.get(item.kind) if display is not None else None
+    if mark is None:
+        return Piece(item_id)
+    kind = table.rules.ruleset.components[item.kind]
+    values = {"id": item_id, "kind": table.label(item.kind, "kind"), **item.fields,
+              **{name: props[name] if name in props else table.game.prop_default(item, name) for name in kind.props}}
+
+    def fill(text):
+        if text is None:
+            return None
+        return table.label(text, None).format(**{k: table.placed(v) for k, v in values.items()})
+    owner = values.get(mark.owner) if isinstance(mark.owner, str) else None
+    return Piece(item_id, glyph=fill(mark.glyph), owner=owner if type(owner) is int else None,
+                 title=fill(mark.label), colour=mark.colour)

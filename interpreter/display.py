@@ -11,7 +11,7 @@ Every name and text goes through the ruleset's labels for `lang`.
 """
 from __future__ import annotations
 
-from meeple.dsl.build import grid_column, template_places
+from meeple.dsl.build import template_places
 
 from .phrases import find_label, table_word
 
@@ -26,7 +26,7 @@ class TableText:
         self.width = width  # the screen's columns, when known: rows of items are fitted to it
         self.words = lambda text, **kw: table_word(lang, text, **kw)  # the table's own words
         self.rules = game.rules
-        self.drawn = _board_drawing(game, view)
+        self.drawn = _board_drawing(game, view, self)
 
     # -- the whole table ---------------------------------------------------------------------
     def text(self) -> str:
@@ -99,6 +99,8 @@ class TableText:
         for name, decl in self.rules.variables.items():
             if decl.per != "player" or not decl.shown or name not in self.view["vars"]:
                 continue
+            if self.drawn and name == self.drawn[1]:
+                continue  # each sheet drawn as a grid
             value = self.view["vars"][name]
             if isinstance(value, dict):  # visible to its owner only: {"<owner>": value}
                 if str(player) not in value:
@@ -286,29 +288,22 @@ def _shown_on_boards(rs) -> set[str]:
     return read & keyed
 
 
-def _board_drawing(game, view):
-    """A grid board whose nodes carry row and col, with a variable holding one value per
-    node, is drawn as a grid, coordinates as in move texts: (text, the variable drawn)."""
-    for board, graph in game.boards.items():
-        if not graph.nodes or not all("row" in d and "col" in d for _, d in graph.nodes(data=True)):
-            continue
-        nodes = set(graph.nodes)
-        for name in game.rules.variables:
-            value = view["vars"].get(name)
-            if not (isinstance(value, dict) and "$map" in value and set(value["$map"]) == nodes):
-                continue
-            cells = value["$map"]
-            rows = max(d["row"] for _, d in graph.nodes(data=True)) + 1
-            cols = max(d["col"] for _, d in graph.nodes(data=True)) + 1
-            at = {(d["row"], d["col"]): n for n, d in graph.nodes(data=True)}
-            lines = []
-            hexes = graph.graph.get("shape") == "hex"  # each row half a cell east of the one below
-            for r in reversed(range(rows)):
-                marks = []
-                for c in range(cols):
-                    v = cells.get(at.get((r, c)), "")
-                    marks.append(str(v) if v not in ("", None) else ".")
-                lines.append(f"{r + 1:>2} " + " " * (r if hexes else 0) + " ".join(marks))
-            lines.append("   " + " ".join(grid_column(c) for c in range(cols)))
-            return "\n".join(lines), name, board
-    return None
+def _board_drawing(game, view, table=None):
+    """A grid board with values for its cells (board_cells.py) drawn as a grid, coordinates
+    as in move texts: (text, the variable drawn, the board, the Grid).  `table`: the
+    TableText whose language names the marks and the sheets' owners."""
+    from .board_cells import CellMarks, find_grid, grid_lines, legend
+    grid = find_grid(game, view)
+    if grid is None:
+        return None
+    label = (lambda name: table.label(name)) if table is not None else str
+    graph, marks, lines = game.boards[grid.board], CellMarks(game, grid.board, label), []
+    for sheet in grid.sheets:
+        if sheet.player is not None:
+            who = table.words("player {p}", p=sheet.player) if table is not None else f"player {sheet.player}"
+            lines.append(f"{table.label(grid.variable, 'variable') if table is not None else grid.variable}, {who}:")
+        lines += grid_lines(graph, sheet.cells, marks)
+        key = legend(sheet.cells, marks)
+        if key:
+            lines.append("   " + key)
+    return "\n".join(lines), grid.variable, grid.board, grid

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from meeple.cli.play import news_line
 from meeple.cli.refusals import said
-from meeple.cli.render import MoveDescriber, label, move_text
-from meeple.interpreter.game import _items_of
-from meeple.interpreter.moves import format_value
+from meeple.cli.render import label, move_text
 
 from .html import Markup, attrs, esc, join, tag
+from .move_list import move_list
 from .seating import Showing, showing
 from .table_html import HtmlTable
 from .words import word
@@ -101,36 +100,15 @@ def moves_panel(table, moment, seat: int, lang: str) -> Markup:
                             + tag("button", word(lang, "cancel"), id="cancel") + "</div>"))
         parts.append(Markup('<p id="narrowed" hidden>'
                             + tag("button", word(lang, "show all moves"), id="show-all") + "</p>"))
-        describe = MoveDescriber(game, state, lang)
-        namer = game.namer(state, seat)
-        items = []
-        for m in moves:
-            about = describe(m)
-            items.append("<li>" + tag("button", move_text(game, m, lang, state, seat), class_="move",
-                                      data_move=game.move_text(state, m, seat),
-                                      data_mentions=_mentions(game, m, namer))
-                         + (tag("span", about, class_="about") if about else "") + "</li>")
-        parts.append(Markup(f'<ol id="moves"{attrs(data_nothing=word(lang, "none of your moves names this"))}>'
-                            + "".join(items) + "</ol>"))
+        parts.append(tag("p", word(lang, "click a card, a place or a row of the table, then confirm; or choose here"),
+                         class_="hint"))
+        parts.append(move_list(game, state, seat, moves, lang, word(lang, "none of your moves names this")))
     elif not state.over:
         parts.append(tag("p", word(lang, "waiting for the others"), class_="waiting"))
     if undo:
         parts.append(tag("button", word(lang, "undo my last move"), id="undo"))
     parts.append(Markup('<p id="message" role="alert"></p>'))
     return Markup('<section class="moves">' + "".join(parts) + "</section>")
-
-
-def _mentions(game, move, namer) -> list[str]:
-    """What a click may select this move by: the items it names (as the mover names them),
-    the board places it names, and each argument as `name=value`."""
-    out = []
-    for name, value in move.args:
-        for item in _items_of(value):
-            out.append(namer.name(item))
-        if type(value) is str and any(value in graph for graph in game.boards.values()):
-            out.append(value)
-        out.append(f"{name}={format_value(value, namer.name)}")
-    return out
 
 
 def end_screen(game, state, lang: str) -> Markup:

@@ -13,7 +13,7 @@ import re
 from meeple.interpreter.board_export import board_as_svg
 from meeple.interpreter.display import _ITEM, TableText
 
-from .grid_svg import grid_board
+from .grid_svg import grid_boards
 from .html import Markup, attrs, esc, tag
 
 _MARK = "\x1e"  # around a chip's number in the text TableText builds, until it is made HTML
@@ -36,6 +36,21 @@ class HtmlTable(TableText):
         chip = tag("span", text, class_="item" if whole else "item side", data_item=shown if whole else None)
         self._chips.append(chip)
         return f"{_MARK}{len(self._chips) - 1}{_MARK}"
+
+    def value(self, value) -> str:
+        """A map of counts (a market's prices, a supply, a player's gems) as one chip per
+        entry, each standing for its key (`data-value`), so a click on a market's row
+        chooses the moves that name it."""
+        counts = value.get("$map") if isinstance(value, dict) else None
+        if isinstance(counts, dict) and counts and all(type(v) is int and v >= 0 for v in counts.values()) \
+                and all(isinstance(k, str) for k in counts):
+            marks = []
+            for key, count in counts.items():
+                self._chips.append(tag("span", f"{self.label(key)} {count}", class_="entry" + ("" if count else " none"),
+                                       data_value=key))
+                marks.append(f"{_MARK}{len(self._chips) - 1}{_MARK}")
+            return _ITEM.join(marks)
+        return super().value(value)
 
     def html(self, text: str) -> Markup:
         """A value TableText wrote, as HTML: its chips put back, items side by side."""
@@ -70,8 +85,21 @@ class HtmlTable(TableText):
             if not graph.nodes:
                 continue
             if self.drawn and self.drawn[2] == name:
-                picture = grid_board(self, name, self.drawn[1])
+                picture = grid_boards(self, self.drawn[3])
             else:
-                picture = Markup(board_as_svg(self.game, self.view, name, self.lang))
+                picture = Markup(_no_smaller(board_as_svg(self.game, self.view, name, self.lang)))
             out.append(f'<figure class="board"{attrs(data_board=name)}>{picture}</figure>')
         return Markup("".join(out))
+
+
+_SIZE = re.compile(r'<svg ([^>]*?)width="(\d+)"')
+
+
+def _no_smaller(svg: str) -> str:
+    """A map may shrink to its column by a tenth at most (so its smallest text stays
+    readable); a wider one scrolls within its figure."""
+    m = _SIZE.search(svg)
+    if m is None:
+        return svg
+    least = round(int(m.group(2)) * 0.91)
+    return svg[:m.start()] + f'<svg {m.group(1)}style="min-width: {least}px" width="{m.group(2)}"' + svg[m.end():]

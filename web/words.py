@@ -24,6 +24,8 @@ WORDS = {
         "confirm": "megerősítés",
         "cancel": "mégse",
         "show all moves": "minden lépés",
+        "click a card, a place or a row of the table, then confirm; or choose here":
+            "kattints egy kártyára, helyre vagy az asztal egy sorára, majd erősítsd meg; vagy válassz itt",
         "undo my last move": "az utolsó lépésem visszavonása",
         "player": "játékos",
         "moves so far": "az eddigi lépések",

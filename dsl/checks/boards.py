@@ -46,6 +46,31 @@ def check_board_displays(rs: Ruleset) -> Iterator[Diagnostic]:
             if not _names_piece(rs, piece):
                 yield Diagnostic("N303", f"piece '{piece}' is neither a per-player variable nor "
                                  "'kind.property' of an item kind", display.spans.get(f"pieces:{piece}", display.span))
+        if display.cells is not None and display.cells not in keyed:
+            yield Diagnostic("N303", f"cells '{display.cells}' is not a variable keyed by node",
+                             display.spans.get("cells", display.span),
+                             notes=[f"keyed by node: {', '.join(sorted(keyed)) or '(none)'}"])
+        yield from _check_kind_marks(rs, display)
+
+
+def _check_kind_marks(rs: Ruleset, display) -> Iterator[Diagnostic]:
+    """`kinds:` names item kinds; a mark's places and its owner name the kind's fields or
+    properties (or `id`, `kind`)."""
+    for kind, mark in display.kinds.items():
+        where = display.spans.get(f"kind:{kind}", display.span)
+        decl = rs.components.get(kind)
+        if decl is None:
+            yield Diagnostic("N303", f"'{kind}' is not an item kind", where,
+                             notes=[f"kinds: {', '.join(sorted(rs.components)) or '(none)'}"])
+            continue
+        known = set(decl.fields) | set(decl.props) | {"id", "kind"}
+        places = [p for text in (mark.glyph, mark.label) for p in template_places(text or "") or ()]
+        if isinstance(mark.owner, str):
+            places.append(mark.owner)
+        for place in places:
+            if place not in known:
+                yield Diagnostic("N303", f"'{place}' is not a field or property of item kind '{kind}'", where,
+                                 notes=[f"fields and properties: {', '.join(sorted(known))}"])
 
 
 def _names_piece(rs: Ruleset, piece: str) -> bool:

@@ -139,6 +139,22 @@ ZONE = Record("a zone", (
 
 ATTRIBUTES = MapOf(Data(), label="a mapping of attributes")
 
+_COLOUR = Key("colour", Text(label="a colour: #rgb, #rrggbb or a name"),
+              doc="#rgb, #rrggbb or a colour name such as black")
+CELL_MARK = Record("a cell's mark", (
+    Key("glyph", Text(), doc="what the cell shows: one or a few characters ('' for nothing)"),
+    _COLOUR,
+    Key("label", Text(), doc="what the glyph stands for, in the legend and tooltips"),
+    Key("owner", Integer(), doc="the player the value belongs to: drawn in that player's colour"),
+))
+KIND_MARK = Record("an item kind's mark", (
+    Key("glyph", Text(), doc="a short text over the item's fields and properties: \"{num}\""),
+    _COLOUR,
+    Key("label", Text(), doc="what the piece is, over its fields and properties: \"dwarf {num}\""),
+    Key("owner", Text(label="a field or property"),
+        doc="the field or property holding the player the item belongs to: drawn in that player's colour"),
+))
+
 BOARD_DISPLAY = Record("a board's display", (
     Key("positions", MapOf(Data(), label="a mapping of node names to [x, y]"),
         doc="node -> [x, y] (y up); nodes left out are laid out around the placed ones"),
@@ -149,6 +165,12 @@ BOARD_DISPLAY = Record("a board's display", (
         doc="node -> its own text, in place of `show` for that node (the same places)"),
     Key("pieces", ListOf(Text(label="a name or 'kind.property'"), label="a list of names"),
         doc="what stands on nodes: per-player variables holding a node, or 'kind.property'"),
+    Key("cells", Text(label="a variable's name"),
+        doc="the variable keyed by node whose values a grid board draws in its cells"),
+    Key("marks", MapOf(OneOf((Text(label="a glyph"), CELL_MARK)), label="a mapping of values to marks"),
+        doc="a cell's value -> its glyph, or {glyph, colour, label, owner}; a value left out is drawn as written"),
+    Key("kinds", MapOf(KIND_MARK, label="a mapping of item kinds to marks"),
+        doc="an item kind -> how its pieces on the board are drawn: {glyph, colour, label, owner}"),
 ))
 
 BOARD = Record("a board", (

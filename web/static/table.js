@@ -24,6 +24,7 @@
   const table = () => $("table");
   const shownVersion = () => Number(table().dataset.version);
   const moveButtons = () => Array.from(document.querySelectorAll("#moves button.move"));
+  const groups = () => Array.from(document.querySelectorAll("#moves details.group"));
   const mentions = (button) => JSON.parse(button.dataset.mentions || "[]");
 
   // A live update is shown when it is newer than the page; an answer to this page's own
@@ -77,8 +78,10 @@
 
   function choose(button) {
     chosen = button;
+    const group = button.closest("details");
+    if (group) group.open = true;
     moveButtons().forEach((b) => b.classList.toggle("chosen", b === button));
-    $("chosen").textContent = button.textContent;
+    $("chosen").textContent = button.title || button.textContent;
     $("selection").hidden = false;
     $("confirm").disabled = false;
   }
@@ -87,6 +90,12 @@
     say("");
     const fits = fitting(selected);
     moveButtons().forEach((b) => { b.closest("li").hidden = !fits.includes(b); });
+    // a group with no move left is hidden; with a click on the table, the groups left open
+    groups().forEach((g) => {
+      const left = Array.from(g.querySelectorAll("button.move")).some((b) => fits.includes(b));
+      g.hidden = !left;
+      if (selected.length && left) g.open = true;
+    });
     $("narrowed").hidden = selected.length === 0;
     chosen = null;
     $("selection").hidden = true;
@@ -106,6 +115,8 @@
     const out = [];
     const item = target.closest("[data-item]");
     if (item) out.push(item.dataset.item);
+    const entry = target.closest("[data-value]");
+    if (entry) out.push(entry.dataset.value);
     const piece = target.closest("[data-piece]");
     if (piece) out.push(piece.dataset.piece);
     const node = target.closest("[data-node]");
@@ -144,8 +155,8 @@
     const visible = moveButtons().filter((b) => !b.closest("li").hidden);
     const named = new Set();
     visible.forEach((b) => mentions(b).forEach((t) => named.add(t)));
-    document.querySelectorAll("[data-item], [data-node], [data-piece]").forEach((el) => {
-      const own = el.dataset.item || el.dataset.piece || el.dataset.node;
+    document.querySelectorAll("[data-item], [data-node], [data-piece], [data-value]").forEach((el) => {
+      const own = el.dataset.item || el.dataset.piece || el.dataset.node || el.dataset.value;
       const attrs = el.dataset.node ? JSON.parse(el.dataset.attrs || "[]") : [];
       el.classList.toggle("can", named.has(own) || attrs.some((t) => named.has(t)));
       el.classList.toggle("selected", selected.includes(own) || attrs.some((t) => selected.includes(t)));
