@@ -22,8 +22,8 @@ named in an id by its handle, never by its identity.
 """
 from __future__ import annotations
 
-from meeple.interpreter.game import CHANCE
-from meeple.interpreter.moves import CHANCE_STEP_ACTION, DRAW, DRAW_INDEX as INDEX, PASS
+from meeple.interpreter.runtime.game import CHANCE
+from meeple.interpreter.runtime.moves import CHANCE_STEP_ACTION, DRAW, DRAW_INDEX as INDEX, PASS
 
 from .atoms import Unencodable, atom_of, atom_text, has_items, sort_key
 from .closed import exact_atoms

@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from meeple.dsl.values import Item
-from meeple.interpreter.knowledge import WHOLE, handle_text
+from meeple.interpreter.runtime.knowledge import WHOLE, handle_text
 
 
 class Unencodable(Exception):

@@ -10,8 +10,8 @@ is left out: how its mover names an item (by id or by handle) depends on the pos
 from __future__ import annotations
 
 from meeple.dsl.eval_errors import EvalError
-from meeple.interpreter.context import Ctx, RuleError
-from meeple.interpreter.invariant_deps import state_reads
+from meeple.interpreter.runtime.context import Ctx, RuleError
+from meeple.interpreter.runtime.invariant_deps import state_reads
 
 from .atoms import Unencodable, atom_of, has_items, holds_map
 

@@ -3,7 +3,7 @@ simultaneous, is there chance (explicit chance steps, or shuffles and bag draws 
 from the state's own generator), and can a player ever lack information."""
 from __future__ import annotations
 
-from meeple.interpreter.flowgraph import CHANCE as CHANCE_STEP, DECIDE
+from meeple.interpreter.runtime.flowgraph import CHANCE as CHANCE_STEP, DECIDE
 
 
 def has_simultaneous(game) -> bool:

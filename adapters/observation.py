@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from meeple.dsl.expr_ast import Const, Node, walk
-from meeple.interpreter.flowgraph import PHASE
+from meeple.interpreter.runtime.flowgraph import PHASE
 
 TEXT_ONE_HOT = 64
 

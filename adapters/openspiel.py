@@ -43,9 +43,9 @@ import numpy as np
 import pyspiel
 
 from meeple.interpreter import ranks_erased
-from meeple.interpreter.game import CHANCE, Game
-from meeple.interpreter.loading import load_rules
-from meeple.interpreter.outcome import declared_sum
+from meeple.interpreter.runtime.game import CHANCE, Game
+from meeple.interpreter.runtime.loading import load_rules
+from meeple.interpreter.runtime.outcome import declared_sum
 
 from .encoding import RETURNS, default_returns, encoding_for, final_returns
 from .facts import draws_in_secret, has_chance_steps, has_simultaneous, hides_information

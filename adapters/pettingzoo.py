@@ -37,7 +37,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 
-from meeple.interpreter.loading import load_game
+from meeple.interpreter.runtime.loading import load_game
 
 from .encoding import RETURNS, default_returns, encoding_for, final_returns
 

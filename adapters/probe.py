@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from meeple.interpreter.game import CHANCE, Game
-from meeple.interpreter.moves import CHANCE_STEP_ACTION
+from meeple.interpreter.runtime.game import CHANCE, Game
+from meeple.interpreter.runtime.moves import CHANCE_STEP_ACTION
 
 from .atoms import Unencodable, atom_of, has_items, holds_map
 

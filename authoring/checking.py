@@ -13,7 +13,7 @@ from meeple.dsl.model import Ruleset
 def validate(path: Path, texts: dict[Path, str] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     """The ruleset (None when it cannot be built) and its diagnostics in file order;
     `texts` stands in for files on disk (see `read_ruleset`)."""
-    from meeple.interpreter.setup_check import check_setup
+    from meeple.interpreter.analysis.setup_check import check_setup
     rs, diagnostics = read_ruleset(path, texts)
     if rs is not None:
         diagnostics += check_ruleset(rs)

@@ -114,7 +114,7 @@ def every_ruleset() -> list[str]:
 
 
 def player_counts(ruleset: str) -> range:
-    from meeple.interpreter.loading import load_rules
+    from meeple.interpreter.runtime.loading import load_rules
     info = load_rules(where(ruleset)).ruleset.game
     return range(info.min_players, info.max_players + 1)
 

@@ -1,6 +1,6 @@
 """The long differential run: both back ends play many seeded random games of every
 ruleset at every player count it supports, compared step by step
-(`meeple.interpreter.differential`).  The suite runs a few games of each
+(`meeple.interpreter.analysis.differential`).  The suite runs a few games of each
 (tests/test_backend_differential.py); this runs as many as you give it time for.
 
     python -m meeple.benchmarks.differential                  # every ruleset, 10 games each
@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from meeple.interpreter import list_rulesets, load_rules
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 SOURCE_TREE = Path(__file__).resolve().parent.parent  # the repository, for an editable install
 EXTRA_FOLDERS = ("examples", "tests/games")

@@ -29,8 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from meeple.interpreter import load_game
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.saves import CorruptFile, game_for_log, read_log, read_save, replay, save_state, write_log
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.persistence.saves import CorruptFile, game_for_log, read_log, read_save, replay, save_state, write_log
 
 SLOW_SECONDS = 10.0
 BASES = (("goofspiel", 2, {"cards": 5}), ("tic-tac-toe", 2, {}))

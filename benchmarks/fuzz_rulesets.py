@@ -56,7 +56,7 @@ def _alarm(signum, frame):
 
 
 def ruleset_sources(extra: list[str] = ()) -> list[Path]:
-    from meeple.interpreter.loading import RULESETS, list_rulesets
+    from meeple.interpreter.runtime.loading import RULESETS, list_rulesets
     out = [RULESETS / name for name in list_rulesets()]
     for path in extra:
         p = Path(path)
@@ -82,7 +82,7 @@ def validate_files(files: dict[str, bytes]) -> tuple[str, list, str, object]:
     """What `meeple validate` does, on file contents: (kind, codes, detail, the ruleset
     when it is valid)."""
     from meeple.dsl.load import check_ruleset, read_ruleset
-    from meeple.interpreter.setup_check import check_setup
+    from meeple.interpreter.analysis.setup_check import check_setup
     with tempfile.TemporaryDirectory(prefix="meeple-fuzz-") as tmp:
         folder = Path(tmp) / "ruleset"
         folder.mkdir()
@@ -117,10 +117,10 @@ def _play(rs, seed: int, max_moves: int, move_budget: float | None = None,
     many seconds, so a game is bounded move by move, as a player experiences it."""
     from meeple.dsl.eval_errors import EvalError
     from meeple.interpreter import Game, RuleError
-    from meeple.interpreter.rules import Rules
+    from meeple.interpreter.runtime.loading import rules_for
     rng = random.Random(seed)
     try:
-        game = Game(Rules(rs), rs.game.min_players)
+        game = Game(rules_for(rs, "reference"), rs.game.min_players)
         state = game.new_state(seed)
         for step in range(max_moves):
             if move_budget is not None:

@@ -34,9 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from meeple.interpreter import load_game
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.game import CHANCE
-from meeple.interpreter.loading import find_ruleset
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.runtime.game import CHANCE
+from meeple.interpreter.runtime.loading import find_ruleset
 
 from .lockstep_games import GAMES, Lockstep
 from .step_runners import draw_chance

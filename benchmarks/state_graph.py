@@ -11,7 +11,7 @@ import time
 import tracemalloc
 
 from meeple.interpreter import load_game
-from meeple.interpreter.explore import explore
+from meeple.interpreter.analysis.explore import explore
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 

@@ -8,7 +8,7 @@ information it searches one determinization per decision: it never peeks, but it
 as if its one guess were the truth (use `ismcts` there)."""
 from __future__ import annotations
 
-from meeple.interpreter import rng as chance
+from meeple.interpreter.runtime import rng as chance
 
 from .search import SearchBot
 

@@ -22,7 +22,7 @@ import random
 import time
 
 from meeple.interpreter import RuleError
-from meeple.interpreter.moves import move_text
+from meeple.interpreter.runtime.moves import move_text
 
 
 class SearchBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from meeple.interpreter.sampling import RANDOM_GAME_MOVES  # noqa: F401 - the CLI's default too
+from meeple.interpreter.analysis.sampling import RANDOM_GAME_MOVES  # noqa: F401 - the CLI's default too
 
 from .render import fail
 
@@ -67,7 +67,7 @@ def saved_setup(path: Path) -> tuple[int | None, dict | None]:
     so `--load` needs neither `-p` nor `-o` again.  A count that is not a whole number, or
     options that are not a map, are passed over here; reading the save proper reports
     them, at their field."""
-    from meeple.interpreter.saves import parse_json, read_text
+    from meeple.interpreter.persistence.saves import parse_json, read_text
     data = parse_json(read_text(path, "save"), path, "save")
     data = data if isinstance(data, dict) else {}
     players, options = data.get("players"), data.get("options")

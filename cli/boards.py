@@ -30,7 +30,7 @@ def board(game: str = typer.Argument(..., help="a shipped ruleset name or a path
           option: Optional[List[str]] = typer.Option(None, "--option", help="name=value (a grid's size may "
                                                                              "depend on one)")):
     """Draw a game's board as one player sees it: a text map, or an SVG picture."""
-    from meeple.interpreter.board_export import board_as_svg, board_as_text, drawn_boards
+    from meeple.interpreter.presentation.board_export import board_as_svg, board_as_text, drawn_boards
     from .main import _game
     fmt = fmt or ("svg" if output else "text")
     if fmt not in FORMATS:

@@ -17,8 +17,8 @@ from rich.markup import escape
 from meeple.dsl.diagnostics import Diagnostic, RulesetError
 from meeple.dsl.eval_errors import EvalError
 from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
-from meeple.interpreter.loading import BACKENDS
-from meeple.interpreter.saves import CorruptFile
+from meeple.interpreter.runtime.loading import BACKENDS
+from meeple.interpreter.persistence.saves import CorruptFile
 
 from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup, seat_bots
 from .render import console, error_console, fail, print_diagnostics
@@ -67,7 +67,7 @@ def _game_for_save(name: str, path: Path, players: Optional[int], options, backe
 
 def _read_save(g, path: Path):
     """A save the command line continues: checked, and verified by replaying its moves."""
-    from meeple.interpreter.saves import read_save
+    from meeple.interpreter.persistence.saves import read_save
     saved = read_save(g, path, require_history=True)
     if not saved.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this state was saved")
@@ -90,7 +90,7 @@ def _parse_value(text: str):
 def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or folders")):
     """Check rulesets; exit 0 when clean, 2 with diagnostics."""
     from meeple.authoring.checking import validate as diagnostics_of
-    from meeple.interpreter.loading import find_ruleset
+    from meeple.interpreter.runtime.loading import find_ruleset
     bad = False
     for path in paths:
         try:
@@ -266,7 +266,7 @@ def replay(log: Path,
            backend: Optional[str] = _backend_option()):
     """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
     from meeple.interpreter import Game
-    from meeple.interpreter.saves import game_for_log, read_log, replay as do_replay
+    from meeple.interpreter.persistence.saves import game_for_log, read_log, replay as do_replay
     backend = _checked_backend(backend)
     data = read_log(log)
     g = game_for_log(data, log, rules)
@@ -304,7 +304,7 @@ def explain(game: str, lang: Optional[str] = typer.Option(None, "--lang")):
 def conformance(game: str, as_json: bool = typer.Option(False, "--json")):
     """Each rulebook page or section with the spec elements and scenarios citing it.
     Exit 1 when a section is uncited, untested, or a citation names no section."""
-    from meeple.interpreter.conformance import conformance_report
+    from meeple.interpreter.analysis.conformance import conformance_report
     from .explain import print_conformance
     report = conformance_report(load_rules(game).ruleset)
     if as_json:
@@ -319,7 +319,7 @@ def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or fol
                                                 "or shipped ruleset names")):
     """Run scenario files (of a ruleset folder or a shipped ruleset: its scenarios/);
     exit 0 if all pass, 1 otherwise."""
-    from meeple.interpreter.scenario import ScenarioFileError, load_scenarios, run_scenario
+    from meeple.interpreter.analysis.scenario import ScenarioFileError, load_scenarios, run_scenario
     from .scenario_files import scenario_files
     files = scenario_files(paths)
     passed = failed = 0
@@ -371,12 +371,12 @@ def graph(game: str,
     if states or sample_n:
         g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
         if sample_n:
-            from meeple.interpreter.sampling import sample
+            from meeple.interpreter.analysis.sampling import sample
             report = sample(g, sample_n, seed, max_moves)
             console.print_json(json.dumps(report)) if as_json else print_sample(report)
             return
-        from meeple.interpreter.explore import explore
-        from meeple.interpreter.graphstats import summarize
+        from meeple.interpreter.analysis.explore import explore
+        from meeple.interpreter.analysis.graphstats import summarize
         root = _load_save(g, load) if load else None
         ex = explore(g, root, depth, max_states, seconds)
         stats = summarize(ex)
@@ -415,7 +415,7 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
          backend: Optional[str] = _backend_option()):
     """Warnings about a ruleset: unused declarations, rules that never apply,
     unreachable steps; with --sample, what random games reveal.  Exit 1 if any."""
-    from meeple.interpreter.lint import lint as run_lint
+    from meeple.interpreter.analysis.lint import lint as run_lint
     at_least(sample_n, 0, "--sample")
     at_least(max_moves, 1, "--max-moves")
     rules = load_rules(game, _checked_backend(backend))
@@ -471,7 +471,7 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
                 backend: Optional[str] = _backend_option()):
     """Write a golden playthrough: one seeded bot game, every state, every player's view
     and the legal moves."""
-    from meeple.interpreter.playthrough import playthrough_lines
+    from meeple.interpreter.analysis.playthrough import playthrough_lines
     at_least(views_every, 1, "--views-every")
     lines = playthrough_lines(game, players, seed, max_moves=moves, backend=_checked_backend(backend),
                               views_every=views_every)

@@ -3,7 +3,7 @@ prints as well) live in interpreter/phrases.py, and a ruleset's `game.labels` tr
 game's words.  A missing phrase falls back to English, so a partial table still works."""
 from __future__ import annotations
 
-from meeple.interpreter.phrases import TABLE_WORDS, translate
+from meeple.interpreter.presentation.phrases import TABLE_WORDS, translate
 
 PHRASES = {
     "hu": {

@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from meeple.bots import RandomBot, bot_move, make_bot
 from meeple.interpreter import IllegalMove
-from meeple.interpreter.saves import save_state, write_log
+from meeple.interpreter.persistence.saves import save_state, write_log
 
 from .phrases import phrase
 from .prompt_commands import help_lines, log_lines, rules_lines, why_line

@@ -11,8 +11,8 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.rule import Rule
 
-from meeple.interpreter.moves import format_value
-from meeple.interpreter.phrases import find_label
+from meeple.interpreter.runtime.moves import format_value
+from meeple.interpreter.presentation.phrases import find_label
 
 from .phrases import phrase
 
@@ -107,7 +107,7 @@ def move_text(game, move, lang: str | None, state=None, viewer: int | None = Non
 def show_view(game, view: dict, lang: str | None = None, title: str = "") -> None:
     """Print one player's table (interpreter/display.py): their area, what the others
     show, the common table and the boards, made from their view alone."""
-    from meeple.interpreter.display import TableText
+    from meeple.interpreter.presentation.display import TableText
     if title:
         console.print(f"[bold]{escape(title)}[/]")
     width = console.width if console.is_terminal else None  # a pipe keeps whole records
@@ -134,8 +134,8 @@ class MoveDescriber:
 
     def __call__(self, move) -> str:
         from meeple.dsl.values import Item
-        from meeple.interpreter.display import TableText
-        from meeple.interpreter.knowledge import WHOLE
+        from meeple.interpreter.presentation.display import TableText
+        from meeple.interpreter.runtime.knowledge import WHOLE
         namer = self.game.namer(self.state, move.player)
         items = [v for _, v in move.args if isinstance(v, Item) and namer.sight(v) == WHOLE]
         places = [v for _, v in move.args if type(v) is str and self.game.boards and

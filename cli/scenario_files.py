@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from meeple.interpreter.loading import RULESETS, list_rulesets
+from meeple.interpreter.runtime.loading import RULESETS, list_rulesets
 
 from .render import fail
 

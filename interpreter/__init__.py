@@ -5,13 +5,13 @@
 """
 from __future__ import annotations
 
-from .context import RuleError, Stalled
-from .game import Game
-from .knowledge import ranks_erased
-from .loading import find_ruleset, load_game, load_rules, list_rulesets
-from .moves import IllegalMove, Move, Rejection
-from .outcome import Outcome
-from .state import State
+from .runtime.context import RuleError, Stalled
+from .runtime.game import Game
+from .runtime.knowledge import ranks_erased
+from .runtime.loading import find_ruleset, load_game, load_rules, list_rulesets
+from .runtime.moves import IllegalMove, Move, Rejection
+from .runtime.outcome import Outcome
+from .runtime.state import State
 
 __all__ = ["Game", "IllegalMove", "Move", "Outcome", "Rejection", "RuleError", "Stalled", "State",
            "find_ruleset", "list_rulesets", "load_game", "load_rules", "ranks_erased"]

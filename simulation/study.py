@@ -32,8 +32,8 @@ from meeple.bots import BotSpecError, parse_bot_spec
 from meeple.dsl.build_support import Reader
 from meeple.dsl.diagnostics import Diagnostic, read_yaml_file
 from meeple.dsl.source import Span, span_of
-from meeple.interpreter.game import Game
-from meeple.interpreter.loading import BACKENDS, load_rules
+from meeple.interpreter.runtime.game import Game
+from meeple.interpreter.runtime.loading import BACKENDS, load_rules
 
 from .records import options_text
 from .tasks import GameSpec, Task

@@ -9,7 +9,7 @@ import pytest
 
 from meeple.dsl.diagnostics import RulesetError
 from meeple.interpreter import load_game
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 from ruleset_support import write_ruleset
 from test_kernel import _same_playouts

@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 
 from meeple.dsl.values import Item
-from meeple.interpreter.game import CHANCE
-from meeple.interpreter.knowledge import WHOLE, Namer, ranks_erased
-from meeple.interpreter.views import seen_locals, seers
+from meeple.interpreter.runtime.game import CHANCE
+from meeple.interpreter.runtime.knowledge import WHOLE, Namer, ranks_erased
+from meeple.interpreter.runtime.views import seen_locals, seers
 
 from view_support import perturb
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.conformance import conformance_report
+from meeple.interpreter.analysis.conformance import conformance_report
 
 
 def play_random_game(game, seed: int, move_cap: int):
@@ -90,7 +90,7 @@ def playout_errors(path: str, seed: int) -> dict:
     """backend -> (code, span, the policy generator's state) of the error a seeded random
     playout of the ruleset at `path` stops with; and 'fallbacks': how often the compiled
     back end's fast playout handed back to the loop on a second game."""
-    from meeple.interpreter.context import RuleError
+    from meeple.interpreter.runtime.context import RuleError
     errors = {}
     for backend in ("reference", "compiled"):
         game = load_game(path, backend=backend)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from meeple.adapters import ActionSpaceError, ActionTable, ObservationLayout
-from meeple.interpreter.knowledge import WHOLE
-from meeple.interpreter.loading import load_game
+from meeple.interpreter.runtime.knowledge import WHOLE
+from meeple.interpreter.runtime.loading import load_game
 
 SHIPPED = ["tic-tac-toe", "connect-four", "nim", "goofspiel", "treasure-hunter", "valdora", "zavandor",
            "freyas-folly", "examples/high-card"]

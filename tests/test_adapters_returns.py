@@ -13,8 +13,8 @@ from open_spiel.python.algorithms import cfr, exploitability
 from meeple.adapters.openspiel import load, register
 from meeple.dsl.diagnostics import RulesetError
 from meeple.dsl.load import load_ruleset
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.loading import load_game
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.runtime.loading import load_game
 
 # A poker-like game of our own: private cards (chance), secret stakes, zero-sum chips.
 SECRET_BETS = Path(__file__).resolve().parent / "fixtures" / "leaks" / "secret_bet_poker.yaml"

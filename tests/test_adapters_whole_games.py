@@ -9,7 +9,7 @@ import pytest
 
 from meeple.adapters import ActionTable
 from meeple.benchmarks.adapter_games import every_ruleset, play_openspiel, play_pettingzoo, player_counts, where
-from meeple.interpreter.loading import load_game
+from meeple.interpreter.runtime.loading import load_game
 
 # Games per player count and adapter: the rulebook games run to thousands of moves.
 GAMES = {"valdora": 1, "freyas-folly": 1, "zavandor": 2, "treasure-hunter": 2}

@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.dsl.schema.json_schema import SCHEMA_FILE, ruleset_schema
 from meeple.dsl.source import read_yaml
-from meeple.interpreter.scenario import load_scenarios, run_scenario
+from meeple.interpreter.analysis.scenario import load_scenarios, run_scenario
 
 from test_cli import meeple, no_traceback
 

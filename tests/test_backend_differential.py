@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from meeple.interpreter import differential, list_rulesets, load_game
-from meeple.interpreter.differential import compare_backends, first_difference
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.analysis import differential
+from meeple.interpreter.analysis.differential import compare_backends, first_difference
 
 from ruleset_support import every_configuration
 

@@ -12,7 +12,7 @@ import pytest
 
 from meeple.interpreter import load_game, load_rules
 from meeple.interpreter.codegen.fused import unsupported
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 BAG_PLAY = Path(__file__).resolve().parent / "fixtures" / "chance_draws" / "bag_play.yaml"
 

@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 from meeple.cli.main import app
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.board_export import board_as_svg, board_as_text, drawn_boards
-from meeple.interpreter.board_layout import node_positions
-from meeple.interpreter.board_scene import board_scene
-from meeple.interpreter.board_text import draw_board
-from meeple.interpreter.display import TableText
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.presentation.board_export import board_as_svg, board_as_text, drawn_boards
+from meeple.interpreter.presentation.board_layout import node_positions
+from meeple.interpreter.presentation.board_scene import board_scene
+from meeple.interpreter.presentation.board_text import draw_board
+from meeple.interpreter.presentation.display import TableText
+from meeple.interpreter.runtime.knowledge import WHOLE
 
 from ruleset_support import write_ruleset
 
@@ -133,7 +133,7 @@ def test_state_a_board_shows_place_by_place_is_not_repeated_on_the_table(land):
 
 
 def test_lint_asks_for_the_translation_of_every_node_text(tmp_path):
-    from meeple.interpreter.label_check import label_diagnostics
+    from meeple.interpreter.presentation.label_check import label_diagnostics
     text = LAND.replace("game: {name: land, players: 2}",
                         "game: {name: land, players: 2, labels: {hu: {go: menj, at: hely, cargo: rakomány, "
                         "grain: gabona, player: játékos, secret: titok, to: hová}}}")

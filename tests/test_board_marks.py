@@ -13,9 +13,9 @@ import pytest
 
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.board_cells import PLAYER_COLOURS
-from meeple.interpreter.board_export import board_as_svg, board_as_text, drawn_boards
-from meeple.interpreter.board_svg import MIN_FONT
+from meeple.interpreter.presentation.board_cells import PLAYER_COLOURS
+from meeple.interpreter.presentation.board_export import board_as_svg, board_as_text, drawn_boards
+from meeple.interpreter.presentation.board_svg import MIN_FONT
 from meeple.web.table_html import HtmlTable
 
 from ruleset_support import write_ruleset

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from meeple.interpreter import list_rulesets, load_game, rng
-from meeple.interpreter.differential import compare_backends
-from meeple.interpreter.game import CHANCE
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.runtime import rng
+from meeple.interpreter.analysis.differential import compare_backends
+from meeple.interpreter.runtime.game import CHANCE
 from test_bag_draws import BAG_DEAL
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "chance_draws"

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from meeple.cli import main as cli
 from meeple.interpreter import load_game as real_load_game, load_rules as real_load_rules
-from meeple.interpreter import playthrough
-from meeple.interpreter.loading import DEFAULT_BACKEND
+from meeple.interpreter.analysis import playthrough
+from meeple.interpreter.runtime.loading import DEFAULT_BACKEND
 from ruleset_support import FOUR_REASONS, write_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

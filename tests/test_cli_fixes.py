@@ -201,7 +201,7 @@ def test_graph_sample_takes_max_moves_and_by_default_lets_long_games_end():
 
 
 def test_lint_sample_by_default_lets_long_games_end(monkeypatch):
-    import meeple.interpreter.lint as lint_module
+    import meeple.interpreter.analysis.lint as lint_module
     seen = {}
 
     def fake_lint(rules, game, playouts, seed, max_moves):

@@ -16,7 +16,7 @@ import pytest
 from meeple.cli import render
 from meeple.cli.play import run_play
 from meeple.interpreter import list_rulesets, load_game, load_rules
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.runtime.knowledge import WHOLE
 
 TOKEN = re.compile(r"[A-Za-z0-9_.\-]+")
 

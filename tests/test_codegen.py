@@ -8,7 +8,7 @@ import random
 import pytest
 
 from meeple.interpreter import RuleError, load_game, load_rules
-from meeple.interpreter.moves import requirement_levels
+from meeple.interpreter.runtime.moves import requirement_levels
 from meeple.dsl.expr_parser import parse_expression as parse_expr
 from ruleset_support import write_ruleset
 

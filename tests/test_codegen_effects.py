@@ -8,7 +8,7 @@ import pytest
 
 from meeple.interpreter import RuleError, load_game, load_rules
 from meeple.interpreter.codegen.runtime import Deopt
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 from ruleset_support import write_ruleset
 
 BACKENDS = ("reference", "compiled")
@@ -339,7 +339,7 @@ def test_an_item_is_found_by_equality_when_it_is_another_object():
 
     from meeple.dsl.values import Item
     from meeple.interpreter.codegen.effects_runtime import take_out, without
-    from meeple.interpreter.state import State
+    from meeple.interpreter.runtime.state import State
 
     def item(name):
         return Item(name, "card", MappingProxyType({}))

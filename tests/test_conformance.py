@@ -1,8 +1,8 @@
 """The conformance report ties rulebook sections to spec elements and scenarios."""
 from __future__ import annotations
 
-from meeple.interpreter.conformance import conformance_report, split_citation
-from meeple.interpreter.loading import load_rules
+from meeple.interpreter.analysis.conformance import conformance_report, split_citation
+from meeple.interpreter.runtime.loading import load_rules
 
 
 def test_citations_split_into_sections():

@@ -31,12 +31,12 @@ from meeple.dsl.source import Span
 from meeple.interpreter import Game, list_rulesets
 from meeple.interpreter.codegen import effects_runtime, fused, incremental_runtime, runtime  # noqa: F401
 from meeple.interpreter.codegen.module import GeneratedModule
-from meeple.interpreter.context import COST_LIMIT, Ctx, RuleError
-from meeple.interpreter.flowgraph import DECIDE
+from meeple.interpreter.runtime.context import COST_LIMIT, Ctx, RuleError
+from meeple.interpreter.runtime.flowgraph import DECIDE
 from meeple.dsl.load import load_ruleset
-from meeple.interpreter.loading import find_ruleset, load_rules, rules_for
-from meeple.interpreter.moves import PASS
-from meeple.interpreter.store import pay_costs
+from meeple.interpreter.runtime.loading import find_ruleset, load_rules, rules_for
+from meeple.interpreter.runtime.moves import PASS
+from meeple.interpreter.runtime.store import pay_costs
 from test_expr_eval import CASES
 
 

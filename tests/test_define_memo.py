@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.context import Ctx
-from meeple.interpreter.memo_keys import memo_keyable
+from meeple.interpreter.runtime.context import Ctx
+from meeple.interpreter.runtime.memo_keys import memo_keyable
 
 # `far` walks 300 numbers; every one of the 20 choices of `pick` asks it about one direction.
 RULESET = """game: {name: memo-walk, players: 1}

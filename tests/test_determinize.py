@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.determinize import DeterminizeError, Observation, _match, determinize
-from meeple.interpreter.knowledge import WHOLE, Namer
+from meeple.interpreter.runtime.determinize import DeterminizeError, Observation, _match, determinize
+from meeple.interpreter.runtime.knowledge import WHOLE, Namer
 
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.runtime.knowledge import WHOLE
 
 from ruleset_support import write_ruleset
 
@@ -166,7 +166,7 @@ def test_the_table_names_no_item_its_reader_may_not_know(name):
 
 def test_lint_warns_of_a_kind_with_no_show_text(tmp_path):
     from meeple.interpreter import load_rules
-    from meeple.interpreter.lint import lint
+    from meeple.interpreter.analysis.lint import lint
     bare = SHOP.replace('    show: "{colour} lamp, lit: {lit}"\n', "")
     path = write_ruleset(tmp_path, bare, "bare")
     warned = [(d.code, d.span.line) for d in lint(load_rules(path))[0] if d.code == "L109"]

@@ -24,10 +24,10 @@ import pytest
 import yaml
 
 from meeple.dsl.load import check_ruleset, read_ruleset
-from meeple.interpreter.game import Game
-from meeple.interpreter.rules import Rules
-from meeple.interpreter.scenario import load_scenarios, run_scenario
-from meeple.interpreter.setup_check import check_setup
+from meeple.interpreter.runtime.game import Game
+from meeple.interpreter.runtime.rules import Rules
+from meeple.interpreter.analysis.scenario import load_scenarios, run_scenario
+from meeple.interpreter.analysis.setup_check import check_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "docs" / "language.md", ROOT / "docs" / "tutorial.md"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import Game, load_game
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 from test_kernel import _same_playouts
 

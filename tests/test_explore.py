@@ -12,11 +12,11 @@ import networkx as nx
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.explore import explore
-from meeple.interpreter.graphstats import complete_games, perft, summarize
-from meeple.interpreter.lint import lint
-from meeple.interpreter.loading import load_rules
-from meeple.interpreter.sampling import sample
+from meeple.interpreter.analysis.explore import explore
+from meeple.interpreter.analysis.graphstats import complete_games, perft, summarize
+from meeple.interpreter.analysis.lint import lint
+from meeple.interpreter.runtime.loading import load_rules
+from meeple.interpreter.analysis.sampling import sample
 
 FIX = Path(__file__).parent / "fixtures"
 

@@ -27,7 +27,7 @@ from meeple.dsl.expr_parser import parse_expression
 from meeple.dsl.model import DefineDecl
 from meeple.dsl.source import Span
 from meeple.interpreter.codegen.module import GeneratedModule
-from meeple.interpreter.context import COST_LIMIT
+from meeple.interpreter.runtime.context import COST_LIMIT
 from test_expr_eval import CASES
 
 EVALUATED = [(t, e) for t, e in CASES if not str(e.get("error", "")).startswith("X")]

@@ -35,7 +35,7 @@ from meeple.dsl.expr_parser import ExprSyntaxError, parse_expression
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import load_game
 from meeple.interpreter.codegen.fused import reasons, unsupported
-from meeple.interpreter.saves import load_state, save_state
+from meeple.interpreter.persistence.saves import load_state, save_state
 from ruleset_support import write_ruleset
 from test_expr_codegen import _ctx, _generated
 

@@ -18,11 +18,11 @@ from meeple.dsl.expr_parser import parse_expression
 from meeple.dsl.functions import MAX_CALL_DEPTH, MAX_DEPTH
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.dsl.types import MAX_TYPE_DEPTH
-from meeple.interpreter import context
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.game import Game
-from meeple.interpreter.rules import Rules
-from meeple.interpreter.setup_check import check_setup
+from meeple.interpreter.runtime import context
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.runtime.game import Game
+from meeple.interpreter.runtime.rules import Rules
+from meeple.interpreter.analysis.setup_check import check_setup
 
 # A list of 8 ** 4 = 4,096 ints, built from shared parts in a few steps; `d2` is an equal
 # copy made of other objects, so comparing them must walk all of it.
@@ -313,7 +313,7 @@ def _definitions_game(tmp_path, defines: str, effect: str):
           x: {{type: int, initial: 0}}
         actions: {{go: {{effects: ["x = {effect}", "n += 1"]}}}}
         """)
-    from meeple.interpreter.loading import load_game
+    from meeple.interpreter.runtime.loading import load_game
     return lambda backend: load_game(path, backend=backend)
 
 

@@ -17,10 +17,10 @@ import pytest
 from meeple.dsl.diagnostics import RulesetError
 from meeple.dsl.load import load_ruleset
 from meeple.interpreter import IllegalMove, load_game, load_rules
-from meeple.interpreter.conformance import spec_citations, split_citation
-from meeple.interpreter.lint import flow_diagnostics
-from meeple.interpreter.scenario import load_scenarios
-from meeple.interpreter.saves import state_from_json, state_to_json
+from meeple.interpreter.analysis.conformance import spec_citations, split_citation
+from meeple.interpreter.analysis.lint import flow_diagnostics
+from meeple.interpreter.analysis.scenario import load_scenarios
+from meeple.interpreter.persistence.saves import state_from_json, state_to_json
 
 from view_support import check_view_property
 

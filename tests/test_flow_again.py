@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.interpreter.saves import state_from_json, state_to_json
+from meeple.interpreter.persistence.saves import state_from_json, state_to_json
 
 from flow_idiom_support import BACKENDS, check_both_playout_tiers, check_lockstep, codes_and_places, game_of, play
 

@@ -11,7 +11,7 @@ import pytest
 
 from meeple.interpreter import load_game, load_rules
 from meeple.interpreter.codegen.fused import located_reasons
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 from ruleset_support import diagnostics_at
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.context import RuleError
+from meeple.interpreter.runtime.context import RuleError
 from meeple.interpreter.codegen.fused import unsupported
 from meeple.interpreter.codegen.kernel import KernelStop
 

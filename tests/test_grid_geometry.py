@@ -21,11 +21,11 @@ from meeple.dsl.build_grid import BoardSizeError
 from meeple.dsl.functions import FUNCTIONS
 from meeple.dsl.load import check_ruleset, read_ruleset
 from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.board_layout import node_positions
-from meeple.interpreter.board_export import board_as_text
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.differential import compare_backends
-from meeple.interpreter.game import Game
+from meeple.interpreter.presentation.board_layout import node_positions
+from meeple.interpreter.presentation.board_export import board_as_text
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.analysis.differential import compare_backends
+from meeple.interpreter.runtime.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 EMBER = ROOT / "tests" / "games" / "ember-queens"

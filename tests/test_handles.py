@@ -20,7 +20,7 @@ import pytest
 from meeple.adapters.action_table import ActionTable
 from meeple.adapters.observation import ObservationLayout
 from meeple.interpreter import load_game
-from meeple.interpreter.game import CHANCE
+from meeple.interpreter.runtime.game import CHANCE
 
 from view_support import check_view_property, perturb, swapped_move
 

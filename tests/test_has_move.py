@@ -9,7 +9,7 @@ import pytest
 
 from meeple.dsl.diagnostics import RulesetError
 from meeple.interpreter import RuleError, load_game
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 # Two runners on a lane of seven cells; a runner steps one or two cells forward onto a
 # free cell, and a runner who cannot move loses.

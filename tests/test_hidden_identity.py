@@ -11,8 +11,8 @@ import pytest
 from meeple.dsl.load import load_ruleset
 from meeple.dsl.diagnostics import RulesetError
 from meeple.interpreter import IllegalMove, load_game, load_rules
-from meeple.interpreter.lint import lint
-from meeple.interpreter.state import to_plain
+from meeple.interpreter.analysis.lint import lint
+from meeple.interpreter.runtime.state import to_plain
 
 from view_support import check_view_property
 
@@ -184,7 +184,7 @@ def test_the_view_property_catches_who_is_asked_from_a_hidden_hand(tmp_path):
 def test_the_place_index_follows_the_zones_step_by_step(name):
     """The item index a state derives from its parent's (only replaced zones are looked
     at again) equals one built from nothing, after every move of a random game."""
-    from meeple.interpreter.knowledge import locate
+    from meeple.interpreter.runtime.knowledge import locate
     game = load_game(name, load_rules(name).ruleset.game.min_players)
     rnd, s = random.Random(5), game.new_state(5)
     for _ in range(300):

@@ -8,10 +8,11 @@ import re
 
 import pytest
 
-from meeple.interpreter import load_game, load_rules, loading
+from meeple.interpreter import load_game, load_rules
+from meeple.interpreter.runtime import loading
 from meeple.interpreter.codegen import incremental
 from meeple.interpreter.codegen.incremental_runtime import Quantifier, changed_keys
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 from ruleset_support import write_ruleset
 
 # Every kind of read the incremental path must follow: keys of a map variable, a

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.context import RuleError
-from meeple.interpreter.flowgraph import CHANCE
+from meeple.interpreter.runtime.context import RuleError
+from meeple.interpreter.runtime.flowgraph import CHANCE
 
 from ruleset_support import every_configuration, playout_errors, write_ruleset
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.context import RuleError
+from meeple.interpreter.runtime.context import RuleError
 
 from ruleset_support import every_configuration
 

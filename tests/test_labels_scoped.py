@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from meeple.cli.main import app
 from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.label_check import label_diagnostics
-from meeple.interpreter.phrases import find_label
+from meeple.interpreter.presentation.label_check import label_diagnostics
+from meeple.interpreter.presentation.phrases import find_label
 
 from ruleset_support import write_ruleset
 

@@ -12,7 +12,7 @@ import pytest
 
 from meeple.dsl.generate import GenerateError
 from meeple.interpreter import Game, load_game
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 from flow_idiom_support import BACKENDS, codes_and_places
 from ruleset_support import write_ruleset

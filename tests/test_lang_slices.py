@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.differential import compare_backends
+from meeple.interpreter.analysis.differential import compare_backends
 
 from flow_idiom_support import BACKENDS, game_of, play
 from ruleset_support import write_ruleset

@@ -100,7 +100,7 @@ def test_the_flag_needs_then_steps(tmp_path):
 
 
 def test_trial_plays_are_not_reported_as_skipped_decisions(tmp_path):
-    from meeple.interpreter.sampling import sample
+    from meeple.interpreter.analysis.sampling import sample
     # with the flag no real play reaches a drink nobody can take; without it player 1 does
     assert sample(_tavern(tmp_path), playouts=5)["skipped_decisions"] == {}
     assert sample(_tavern(tmp_path, "false"), playouts=5)["skipped_decisions"] != {}

@@ -19,8 +19,10 @@ import pytest
 from leak_support import Leak, check_no_leaks
 from meeple.adapters.action_table import ActionTable
 from meeple.adapters.observation import ObservationLayout
-from meeple.interpreter import knowledge, list_rulesets, load_game, views
-from meeple.interpreter import game as game_module
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.runtime import knowledge
+from meeple.interpreter.runtime import views
+from meeple.interpreter.runtime import game as game_module
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "leaks"
@@ -152,7 +154,7 @@ end: [{when: "table > 100"}]
 
 def test_lint_names_each_place_a_hidden_value_reaches_the_table(tmp_path):
     from meeple.interpreter import load_rules
-    from meeple.interpreter.lint import lint
+    from meeple.interpreter.analysis.lint import lint
     path = tmp_path / "game.yaml"
     path.write_text(LINTED, encoding="utf-8")
     found = [(d.code, d.span.line) for d in lint(load_rules(path))[0] if d.code == "L111"]

@@ -12,7 +12,7 @@ from ruleset_support import check_conformance_complete  # noqa: E402
 
 from meeple.benchmarks.lockstep_games import GAMES  # noqa: E402
 from meeple.benchmarks.openspiel_lockstep import run_lockstep  # noqa: E402
-from meeple.interpreter.differential import compare_backends  # noqa: E402
+from meeple.interpreter.analysis.differential import compare_backends  # noqa: E402
 
 GAMES_PER_BACKEND = {"reference": 5, "compiled": 10}  # a default game is about 240 steps
 

@@ -13,7 +13,7 @@ from ruleset_support import check_conformance_complete  # noqa: E402
 from meeple.benchmarks.lockstep_games import GAMES  # noqa: E402
 from meeple.benchmarks.openspiel_lockstep import run_lockstep  # noqa: E402
 from meeple.interpreter import load_game  # noqa: E402
-from meeple.interpreter.differential import compare_backends  # noqa: E402
+from meeple.interpreter.analysis.differential import compare_backends  # noqa: E402
 
 
 @pytest.mark.parametrize("backend", ["reference", "compiled"])

@@ -16,7 +16,7 @@ from meeple.benchmarks.openspiel_lockstep import run_lockstep  # noqa: E402
 from meeple.dsl.compile_expr import compile_expr  # noqa: E402
 from meeple.dsl.expr_parser import parse_expression  # noqa: E402
 from meeple.interpreter import load_game  # noqa: E402
-from meeple.interpreter.context import Ctx  # noqa: E402
+from meeple.interpreter.runtime.context import Ctx  # noqa: E402
 
 SPEC = GAMES["chess"]
 BACKENDS = ["reference", "compiled"]

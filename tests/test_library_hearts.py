@@ -16,7 +16,7 @@ from ruleset_support import check_conformance_complete  # noqa: E402
 from meeple.benchmarks.lockstep_games import GAMES  # noqa: E402
 from meeple.benchmarks.openspiel_lockstep import load_pair, run_lockstep  # noqa: E402
 from meeple.interpreter import load_game  # noqa: E402
-from meeple.interpreter.differential import compare_backends  # noqa: E402
+from meeple.interpreter.analysis.differential import compare_backends  # noqa: E402
 
 SPEC = GAMES["hearts"]
 SUITS = "CDHS"

@@ -4,7 +4,7 @@ property does not, and is not reported."""
 from __future__ import annotations
 
 from meeple.interpreter import load_rules
-from meeple.interpreter.lint import lint
+from meeple.interpreter.analysis.lint import lint
 
 from ruleset_support import write_ruleset
 

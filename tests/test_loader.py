@@ -8,7 +8,7 @@ import pytest
 
 from meeple.dsl.diagnostics import RulesetError
 from meeple.dsl.load import check_ruleset, load_ruleset, read_ruleset
-from meeple.interpreter.setup_check import check_setup
+from meeple.interpreter.analysis.setup_check import check_setup
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -68,8 +68,8 @@ def test_a_folder_is_one_ruleset_and_names_are_unique_across_files():
 def test_a_folder_ruleset_loads_and_runs(tmp_path):
     for f in ("game.yaml", "rules.yaml"):
         (tmp_path / f).write_text((FIX / "split" / f).read_text())
-    from meeple.interpreter.game import Game
-    from meeple.interpreter.rules import Rules
+    from meeple.interpreter.runtime.game import Game
+    from meeple.interpreter.runtime.rules import Rules
     rs = load_ruleset(tmp_path)
     game = Game(Rules(rs), 2)
     state = game.new_state(0)
@@ -123,7 +123,7 @@ def test_end_rules_are_checked_right_after_setup():
 
 def test_unchanged_files_give_the_rules_compiled_before_and_a_change_is_read(tmp_path, monkeypatch):
     import shutil
-    from meeple.interpreter import loading
+    from meeple.interpreter.runtime import loading
     folder = tmp_path / "nim"
     shutil.copytree(loading.RULESETS / "nim", folder)
     first = loading.load_rules(folder)

@@ -13,11 +13,11 @@ import pytest
 
 import meeple.interpreter
 from meeple.interpreter import load_game
-from meeple.interpreter.context import Ctx
-from meeple.interpreter.flowgraph import ASSIGN, BRANCH, CODES, LOOP_TEST
-from meeple.interpreter.invariant_deps import ReadsCache
-from meeple.interpreter.loading import list_rulesets, load_rules
-from meeple.interpreter.moves import Move
+from meeple.interpreter.runtime.context import Ctx
+from meeple.interpreter.runtime.flowgraph import ASSIGN, BRANCH, CODES, LOOP_TEST
+from meeple.interpreter.runtime.invariant_deps import ReadsCache
+from meeple.interpreter.runtime.loading import list_rulesets, load_rules
+from meeple.interpreter.runtime.moves import Move
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the shipped rulesets are read from: this checkout, or the installed package.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.moves import IllegalMove, canonical_text, split_args
+from meeple.interpreter.runtime.moves import IllegalMove, canonical_text, split_args
 
 RULESET = """
 game: {name: labels, players: 2}

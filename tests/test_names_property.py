@@ -32,8 +32,8 @@ from meeple.dsl.identifiers import is_name
 from meeple.dsl.load import load_ruleset
 from meeple.interpreter import load_game, load_rules
 from meeple.interpreter.codegen.safe_source import UnsafeSource
-from meeple.interpreter.game import Game
-from meeple.interpreter.loading import rules_for
+from meeple.interpreter.runtime.game import Game
+from meeple.interpreter.runtime.loading import rules_for
 
 NAMES = dict(opt="bonus", kind="card", field="rank", prop="marks", var="total", var2="points", zone="hand",
              pile="deck", define="worth", dparam="n", act="play", param="pick", phase="main", label="round",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.interpreter import list_rulesets, load_game, rng
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.runtime import rng
 from ruleset_support import write_ruleset
 
 

@@ -29,6 +29,6 @@ def test_the_shortcut_names_every_move_as_the_full_naming_does(name):
 
 def test_the_shortcut_is_taken_where_a_card_is_played_from_ones_own_hand():
     assert {"goofspiel", "hearts", "treasure-hunter"} <= set(HIDING)
-    from meeple.interpreter.knowledge import chosen_from_own_zones
+    from meeple.interpreter.runtime.knowledge import chosen_from_own_zones
     assert chosen_from_own_zones(load_game("goofspiel").rules) == {"bid"}
     assert chosen_from_own_zones(load_game("hearts").rules) == {"give", "play"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.packing import PackError
+from meeple.interpreter.runtime.packing import PackError
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = list_rulesets() + [str(p) for p in sorted((ROOT / "tests" / "games").iterdir()) if p.is_dir()]

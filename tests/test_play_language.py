@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from meeple.cli.main import app
 from meeple.cli.phrases import PHRASES
 from meeple.interpreter import load_game
-from meeple.interpreter.phrases import TABLE_WORDS
+from meeple.interpreter.presentation.phrases import TABLE_WORDS
 
 
 def _english(tables) -> dict:

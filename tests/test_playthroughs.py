@@ -16,10 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.cli.main import app
-from meeple.interpreter import list_rulesets, load_game, views
-from meeple.interpreter.loading import RULESETS
-from meeple.interpreter.playthrough import command_of, header_of, playthrough_lines, regenerate
-from meeple.interpreter.playthrough_diff import first_difference
+from meeple.interpreter import list_rulesets, load_game
+from meeple.interpreter.runtime import views
+from meeple.interpreter.runtime.loading import RULESETS
+from meeple.interpreter.analysis.playthrough import command_of, header_of, playthrough_lines, regenerate
+from meeple.interpreter.analysis.playthrough_diff import first_difference
 from ruleset_support import random_states
 
 HERE = Path(__file__).parent

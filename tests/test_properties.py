@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meeple.interpreter import list_rulesets, load_game, load_rules
-from meeple.interpreter.saves import state_from_json, state_to_json
+from meeple.interpreter.persistence.saves import state_from_json, state_to_json
 
 from view_support import check_view_property
 

@@ -2,7 +2,7 @@
 replay a game exactly on any machine."""
 from hypothesis import given, strategies as st
 
-from meeple.interpreter import rng
+from meeple.interpreter.runtime import rng
 
 
 def test_splitmix64_gives_its_published_first_outputs():

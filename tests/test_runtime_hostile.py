@@ -7,7 +7,7 @@ import pytest
 
 from meeple.dsl.load import load_ruleset
 from meeple.interpreter import Game, RuleError
-from meeple.interpreter.rules import Rules
+from meeple.interpreter.runtime.rules import Rules
 
 HEAD = "game: {name: r, players: 2}\n"
 LOOP = 'flow: [{loop: [{turns: "players()", do: [{choose: [go]}]}]}]\n'

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from meeple.benchmarks.fuzz_files import BASES, check_log, check_save, mutated_log, mutated_save
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter import saves
-from meeple.interpreter.saves import (CorruptFile, game_for_log, read_log, read_save, read_saved, replay,
+from meeple.interpreter.persistence import saves
+from meeple.interpreter.persistence.saves import (CorruptFile, game_for_log, read_log, read_save, read_saved, replay,
                                       state_to_json, write_log)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.interpreter.scenario import load_scenarios, run_scenario
+from meeple.interpreter.analysis.scenario import load_scenarios, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(ROOT.glob("rulesets/*/scenarios/*.yaml")) + sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))

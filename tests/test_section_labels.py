@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from meeple.cli.main import app
 from meeple.interpreter import list_rulesets, load_rules
-from meeple.interpreter.label_check import label_diagnostics
+from meeple.interpreter.presentation.label_check import label_diagnostics
 
 from ruleset_support import write_ruleset
 

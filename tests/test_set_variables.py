@@ -7,8 +7,8 @@ import json
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.display import TableText
-from meeple.interpreter.saves import CorruptFile, load_state, save_state
+from meeple.interpreter.presentation.display import TableText
+from meeple.interpreter.persistence.saves import CorruptFile, load_state, save_state
 
 GAME = """game: {name: marks, players: 2}
 variables:

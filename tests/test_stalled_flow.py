@@ -40,7 +40,7 @@ def test_simulate_counts_stalled_games_as_stuck_and_lint_warns(tmp_path):
     import subprocess
     import sys
 
-    from meeple.interpreter.lint import sampled_diagnostics
+    from meeple.interpreter.analysis.lint import sampled_diagnostics
     path = tmp_path / "game.yaml"
     path.write_text(STALL, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "meeple.cli", "simulate", str(path), "--games", "3"],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.interpreter import load_game, load_rules
-from meeple.interpreter.invariant_deps import state_reads
+from meeple.interpreter.runtime.invariant_deps import state_reads
 
 RULESET = """
 game: {name: reads, players: 2}

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from meeple.interpreter import list_rulesets, load_game
-from meeple.interpreter.views import summary
+from meeple.interpreter.runtime.views import summary
 from ruleset_support import random_states
 
 

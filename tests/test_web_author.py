@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from meeple.interpreter import find_ruleset
-from meeple.interpreter.scenario import load_scenarios, run_scenario
+from meeple.interpreter.analysis.scenario import load_scenarios, run_scenario
 from meeple.web.author import AuthorPanel
 
 from web_support import open_table, web_client

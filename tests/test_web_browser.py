@@ -23,7 +23,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import sync_playwright
 
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.runtime.knowledge import WHOLE
 from meeple.web.author import AuthorPanel
 from meeple.web.routes import create_app
 from meeple.web.sources import Sources

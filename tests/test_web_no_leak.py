@@ -23,7 +23,7 @@ import re
 import pytest
 
 from meeple.interpreter import list_rulesets, load_rules
-from meeple.interpreter.knowledge import WHOLE
+from meeple.interpreter.runtime.knowledge import WHOLE
 
 from web_support import open_table, web_client
 

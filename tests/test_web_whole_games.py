@@ -19,7 +19,7 @@ import json
 import random
 
 import pytest
-from meeple.interpreter.board_svg import MIN_FONT
+from meeple.interpreter.presentation.board_svg import MIN_FONT
 from test_web_browser import IMAGES, WAIT, after, chromium, served, version  # noqa: F401 (fixtures)
 
 CLICKED = 25  # decisions made with real clicks on the table and the list

@@ -9,7 +9,7 @@ import pytest
 from meeple.interpreter import load_game, load_rules
 from meeple.interpreter.codegen.explain_tier import tier_explanation
 from meeple.interpreter.codegen.fused import located_reasons
-from meeple.interpreter.context import RuleError
+from meeple.interpreter.runtime.context import RuleError
 
 from ruleset_support import diagnostics_at, write_ruleset
 

@@ -25,8 +25,8 @@ the view function under test, so a view that shows an id it should not fails.
 from __future__ import annotations
 
 from meeple.dsl.values import Item
-from meeple.interpreter.knowledge import WHOLE, Namer, locate, ranks_erased
-from meeple.interpreter.moves import Move
+from meeple.interpreter.runtime.knowledge import WHOLE, Namer, locate, ranks_erased
+from meeple.interpreter.runtime.moves import Move
 
 FLOW_KEYS = ("to_move", "phase", "over")
 

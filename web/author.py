@@ -28,7 +28,7 @@ from starlette.routing import Route
 from meeple.cli.prompt_commands import why_line
 from meeple.cli.refusals import rejection_text
 from meeple.interpreter import RuleError
-from meeple.interpreter.loading import RULESETS
+from meeple.interpreter.runtime.loading import RULESETS
 
 from .author_reasons import actions_now
 from .bodies import read_json

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.functions import want_list
-from meeple.interpreter.context import Ctx
-from meeple.interpreter.moves import format_value
+from meeple.interpreter.runtime.context import Ctx
+from meeple.interpreter.runtime.moves import format_value
 
 
 @dataclass

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 
-from meeple.interpreter.saves import nesting
+from meeple.interpreter.persistence.saves import nesting
 
 from .tables import Refused
 

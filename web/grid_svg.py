@@ -9,7 +9,7 @@ name the cell (`place(at=b2)`) and those that name its column (`drop(col=3)`).
 from __future__ import annotations
 
 from meeple.dsl.build import grid_column
-from meeple.interpreter.board_cells import PLAYER_COLOURS, CellMarks, legend
+from meeple.interpreter.presentation.board_cells import PLAYER_COLOURS, CellMarks, legend
 
 from .html import Markup, attrs, esc
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from meeple.cli.phrases import phrase
 from meeple.cli.render import MoveDescriber, label
-from meeple.interpreter.game import _items_of
-from meeple.interpreter.moves import format_value
+from meeple.interpreter.runtime.game import _items_of
+from meeple.interpreter.runtime.moves import format_value
 
 from .html import Markup, attrs, tag
 

@@ -14,7 +14,7 @@ import re
 import yaml
 
 from meeple.dsl.values import Item
-from meeple.interpreter.moves import move_text
+from meeple.interpreter.runtime.moves import move_text
 
 _PLAIN_TEXT = re.compile(r"^[\w .:\-]*$")
 

@@ -21,7 +21,7 @@ from meeple.dsl.diagnostics import RulesetError
 from meeple.dsl.load import load_ruleset
 from meeple.dsl.source import read_source
 from meeple.interpreter import list_rulesets, load_rules
-from meeple.interpreter.loading import DEFAULT_BACKEND, RULESETS, rules_for
+from meeple.interpreter.runtime.loading import DEFAULT_BACKEND, RULESETS, rules_for
 
 from .tables import Refused
 

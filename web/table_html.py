@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from meeple.interpreter.board_export import board_as_svg
-from meeple.interpreter.display import _ITEM, TableText
+from meeple.interpreter.presentation.board_export import board_as_svg
+from meeple.interpreter.presentation.display import _ITEM, TableText
 
 from .grid_svg import grid_boards
 from .html import Markup, attrs, esc, tag

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from meeple.cli.play import TableBots, _undo
 from meeple.interpreter import Game, IllegalMove, RuleError, State
-from meeple.interpreter.moves import move_text
+from meeple.interpreter.runtime.moves import move_text
 
 from .tokens import HOST, HOT_SEAT, SEAT, Pass, Passes, new_token
 

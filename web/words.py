@@ -4,7 +4,7 @@ table's words, and a ruleset's names from its labels, so both say the same thing
 from __future__ import annotations
 
 from meeple.cli.phrases import PHRASES
-from meeple.interpreter.phrases import TABLE_WORDS, translate
+from meeple.interpreter.presentation.phrases import TABLE_WORDS, translate
 
 LANGUAGES = ("en", "hu")
 LANGUAGE_NAMES = {"en": "English", "hu": "Magyar"}

@@ -11,9 +11,9 @@ run any ruleset on both back ends and compare them step by step.
 """
 from __future__ import annotations
 
-from ..flowgraph import CHANCE
-from ..moves import requirement_levels
-from ..rules import Rules
+from ..runtime.flowgraph import CHANCE
+from ..runtime.moves import requirement_levels
+from ..runtime.rules import Rules
 from .emit_action import emit_enumerator
 from .emit_effects import GeneratedEffects
 from .fused import MAX_NODES, build_fused, reasons

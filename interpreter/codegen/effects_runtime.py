@@ -13,9 +13,9 @@ from operator import is_
 
 from meeple.dsl.values import Item
 
-from .. import draws
-from ..store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_set
-from ..context import COST_LIMIT
+from ..runtime import draws
+from ..runtime.store import check_bounds, check_depth, read_in, remove_item, replace_in, zone_set
+from ..runtime.context import COST_LIMIT
 from .runtime import Deopt
 
 

@@ -50,8 +50,8 @@ from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.schema.language import EFFECT_KINDS
 
 from . import effects_runtime
-from ..effects import OPS, EffectCompiler
-from ..targets import split_target
+from ..runtime.effects import OPS, EffectCompiler
+from ..runtime.targets import split_target
 from .emit_expr import BOOL, INT, STR, Code, ExprEmitter, Unit, literal
 from .safe_source import ident
 

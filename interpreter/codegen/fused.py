@@ -28,9 +28,9 @@ import re
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import board_adjacency, hop_walk
 
-from ..context import Ctx
-from .. import rng
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, DECIDE, EXEC, LOOP_BIND, LOOP_STEP,
+from ..runtime.context import Ctx
+from ..runtime import rng
+from ..runtime.flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, DECIDE, EXEC, LOOP_BIND, LOOP_STEP,
                          LOOP_TEST, RESPOND_START, SIM_START)
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop

@@ -9,8 +9,8 @@ import dataclasses
 
 from meeple.dsl import expr_ast as A
 
-from ..flowgraph import BRANCH, DECIDE
-from ..moves import requirement_levels
+from ..runtime.flowgraph import BRANCH, DECIDE
+from ..runtime.moves import requirement_levels
 from .fused_zones import Unsupported, filter_of as _filter_of, pair_loop
 from .listed_moves import ListedShape
 from .safe_source import ident

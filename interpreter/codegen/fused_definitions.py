@@ -6,7 +6,7 @@ import ast
 import collections
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import SCAN_FREE
-from ..context import COST_LIMIT
+from ..runtime.context import COST_LIMIT
 from .safe_source import ident
 from .fused_zones import Unsupported, plain as _plain
 from .fused_support import (LIMIT, _CHARGED_OR_SHORT, _LONGEST, _RANGED, _READ_AGAIN, _SCALARS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 
-from ..invariant_deps import reads_moves, state_reads
+from ..runtime.invariant_deps import reads_moves, state_reads
 from .safe_source import ident
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import MAX_STR
-from ..context import COST_LIMIT
+from ..runtime.context import COST_LIMIT
 from .safe_source import ident
 from .fused_zones import Unsupported, filter_of as _filter_of
 from .fused_support import (_ARITHMETIC, _BOARD_WALKS, _BOARD_WALKS_UNCHECKED, _CALLED, _CONSTANT,

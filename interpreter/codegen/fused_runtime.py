@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from meeple.dsl.functions import MAX_LIST, MAX_RANGE, MAX_STR
 from meeple.dsl.sets import MAX_SET
-from ..context import COST_LIMIT
+from ..runtime.context import COST_LIMIT
 from .kernel import KernelStop
 from .runtime import MEMO_TRIAL
 from .fused_support import (LIMIT, _EARLY_MISSES_PER_FOUND, _EARLY_TRIAL, _MEMO_SIZE, _MISSING,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 from meeple.dsl import expr_ast as A
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
+from ..runtime.flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
                          LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE,
                          SIM_START)
 

@@ -23,7 +23,7 @@ from operator import is_
 from meeple.dsl import expr_ast as A
 from meeple.dsl.values import Item
 
-from .. import rng
+from ..runtime import rng
 from .kernel import KernelStop
 from .safe_source import ident
 
@@ -446,7 +446,7 @@ class ZonesAndEffects:
     def local_types(self) -> dict[str, str]:
         """The type of each flow local an expression may read (chance outcomes, loop
         variables), worked out from the expressions that set them."""
-        from ..flowgraph import ASSIGN, CHANCE, DECIDE, LOOP_BIND
+        from ..runtime.flowgraph import ASSIGN, CHANCE, DECIDE, LOOP_BIND
         found: dict[str, str] = {}
         for _ in range(4):  # a local's type may come from another's
             for p in self.rules.points:

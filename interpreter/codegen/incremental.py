@@ -21,7 +21,7 @@ from __future__ import annotations
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import is_pure_library
 
-from ..store import note_write
+from ..runtime.store import note_write
 from .emit_expr import _VAR_KINDS, BOOL, Code, ExprEmitter, Unit
 from .safe_source import ident
 

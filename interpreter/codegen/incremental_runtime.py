@@ -10,8 +10,8 @@ last one seen, whatever path led from it to this one.
 """
 from __future__ import annotations
 
-from ..context import COST_LIMIT
-from ..store import WRITES
+from ..runtime.context import COST_LIMIT
+from ..runtime.store import WRITES
 from .runtime import Deopt, index, seq
 
 ALL = object()  # "the whole variable": a read whose key cannot be told

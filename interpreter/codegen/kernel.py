@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from meeple.dsl.functions import want_list
 
-from .. import rng
-from ..context import Ctx
-from ..flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
+from ..runtime import rng
+from ..runtime.context import Ctx
+from ..runtime.flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, COUNT_DOWN, COUNT_TEST, DECIDE, DROP, END, EXEC,
                          LOOP_BIND, LOOP_STEP, LOOP_TEST, LOOP_ZERO, NOP, PHASE, RESPOND_START, RESTORE, SIM_START)
-from ..moves import requirement_levels
-from ..store import pay_costs
+from ..runtime.moves import requirement_levels
+from ..runtime.store import pay_costs
 from .emit_action import emit_enumerator
 from .listed_moves import PASS_TAG, ListedShape
 from .safe_source import ident

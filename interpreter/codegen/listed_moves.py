@@ -9,7 +9,7 @@ function is written, never source text) turns them into `Move`s in the same orde
 """
 from __future__ import annotations
 
-from ..moves import PASS, Move
+from ..runtime.moves import PASS, Move
 
 PASS_TAG = -1  # the tag of a pass in the generated listings (kernel.py, fused_decisions.py)
 

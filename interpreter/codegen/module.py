@@ -31,7 +31,7 @@ from meeple.dsl import expr_ast as A
 from meeple.dsl.compile_expr import compile_expr
 from meeple.dsl.functions import FUNCTIONS, MAX_CALL_DEPTH, is_pure_library
 
-from ..context import COST_LIMIT
+from ..runtime.context import COST_LIMIT
 from . import runtime
 from .emit_expr import Code, ExprEmitter, Unit, literal
 from .emit_loops import LoopWriter
@@ -198,7 +198,7 @@ class GeneratedModule:
         return again.cost
 
     def _reference_action(self, ctx, name, player, out):
-        from ..moves import enumerate_action
+        from ..runtime.moves import enumerate_action
         self.deopts += 1
         enumerate_action(ctx, self.ns["_ACTIONS"][name], player, out)
 

@@ -19,9 +19,9 @@ from meeple.dsl.functions import (CALL_COST, FUNCTIONS, MAX_CALL_DEPTH, MAX_INT,
                                   arith, as_seq, power, slice_of, want_list)
 from meeple.dsl.values import Item
 
-from ..context import COST_LIMIT
-from ..memo_keys import memo_keyable
-from ..moves import Move, cost_shortfall
+from ..runtime.context import COST_LIMIT
+from ..runtime.memo_keys import memo_keyable
+from ..runtime.moves import Move, cost_shortfall
 
 
 class Deopt(Exception):

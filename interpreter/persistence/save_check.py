@@ -14,7 +14,7 @@ import weakref
 
 from meeple.dsl.values import Item
 
-from .state import State
+from ..runtime.state import State
 
 U64 = 1 << 64
 STATE_FIELDS = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",

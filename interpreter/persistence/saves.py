@@ -18,9 +18,9 @@ from pathlib import Path
 
 from meeple.dsl.source import FileTooLarge, read_file_bytes
 
-from .moves import IllegalMove
+from ..runtime.moves import IllegalMove
 from .save_check import Bad, is_int, read_state, show
-from .state import State
+from ..runtime.state import State
 
 SAVE_VERSION = 2
 LOG_VERSION = 2
@@ -236,7 +236,7 @@ def _first_difference(a, b, at: str) -> str:
 
 
 def _invariant_failures(game, state, bad) -> list:
-    from .context import RuleError
+    from ..runtime.context import RuleError
     try:
         return game.invariant_failures(state)
     except RuleError as exc:
@@ -248,7 +248,7 @@ def _probe(game, state, bad):
     its moves (the field checks cannot foresee every value an expression may meet)."""
     from meeple.dsl.eval_errors import EvalError
 
-    from .context import RuleError
+    from ..runtime.context import RuleError
     try:
         game.legal_moves(state)
     except (RuleError, EvalError) as exc:
@@ -374,8 +374,8 @@ def game_for_log(log: ReplayLog, path, rules_path=None):
     """The game a log was played in.  Its ruleset comes from the shipped rulesets by the
     name the log records, or from `rules_path` given by the user (whose name must match):
     never from a path read out of the log, which could name any file on the machine."""
-    from .game import Game
-    from .loading import list_rulesets, load_rules
+    from ..runtime.game import Game
+    from ..runtime.loading import list_rulesets, load_rules
     if rules_path is not None:
         rules = load_rules(rules_path)
         if rules.ruleset.game.name != log.ruleset:

@@ -982,7 +982,7 @@ class Game:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
         shows before that player's decision, made from their view alone.  Given the
         screen's `width`, rows of items are broken to fit it."""
-        from .display import TableText
+        from ..presentation.display import TableText
         return TableText(self, self.view(state, player), lang, width).text()
 
     # -- packed states -----------------------------------------------------------------------

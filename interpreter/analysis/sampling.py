@@ -8,8 +8,8 @@ import random
 import statistics
 from collections import Counter, defaultdict
 
-from .context import Stalled
-from .game import Game
+from ..runtime.context import Stalled
+from ..runtime.game import Game
 
 # Where a random game is given up as unfinished: far above the longest shipped game
 # (random games of the rulebook games run to several thousand moves).

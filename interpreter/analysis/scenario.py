@@ -34,10 +34,10 @@ from meeple.dsl.diagnostics import Diagnostic, read_yaml_file
 from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.source import Span
 
-from .context import Ctx, RuleError
-from .loading import load_rules
-from .game import Game
-from .moves import IllegalMove, move_text
+from ..runtime.context import Ctx, RuleError
+from ..runtime.loading import load_rules
+from ..runtime.game import Game
+from ..runtime.moves import IllegalMove, move_text
 
 SCENARIO_KEYS = {"name", "rule", "players", "seed", "options", "given", "moves", "expect", "description"}
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .game import CHANCE, Game
-from .state import to_plain
+from ..runtime.game import CHANCE, Game
+from ..runtime.state import to_plain
 
 
 @dataclass

@@ -30,8 +30,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .game import CHANCE, draw_outcome
-from .loading import load_game
+from ..runtime.game import CHANCE, draw_outcome
+from ..runtime.loading import load_game
 
 MAX_SHOWN = 400  # characters of a differing value kept in a report
 

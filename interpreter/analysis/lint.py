@@ -14,7 +14,7 @@ import networkx as nx
 from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.load import check_ruleset
 
-from .label_check import display_diagnostics, label_diagnostics
+from ..presentation.label_check import display_diagnostics, label_diagnostics
 from .lint_bags import bag_by_place_diagnostics
 from .lint_hidden import exposed_secret_diagnostics, who_is_asked_diagnostics
 from .sampling import RANDOM_GAME_MOVES, sample

@@ -12,9 +12,9 @@ from __future__ import annotations
 from meeple.dsl.diagnostics import Diagnostic
 from meeple.dsl.eval_errors import EvalError
 
-from .context import RuleError
-from .game import Game
-from .loading import DEFAULT_BACKEND, rules_for
+from ..runtime.context import RuleError
+from ..runtime.game import Game
+from ..runtime.loading import DEFAULT_BACKEND, rules_for
 
 
 def check_setup(rs, backend: str | None = None) -> list[Diagnostic]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 
-from .loading import load_game
+from ..runtime.loading import load_game
 
 HEADER = "# meeple playthrough "
 DEFAULT_MOVES = 400

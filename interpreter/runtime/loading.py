@@ -11,7 +11,7 @@ from meeple.dsl.source import read_file_bytes
 from .game import Game
 from .rules import Rules
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+RULESETS = Path(__file__).resolve().parent.parent.parent / "rulesets"
 # "reference" runs expressions as closures (interpreter/rules.py); "compiled" (the default) runs a Python
 # module generated from the ruleset (interpreter/codegen/).  Both give the same game.
 BACKENDS = ("reference", "compiled")
@@ -75,7 +75,7 @@ def _files_hash(path: Path) -> str | None:
 def rules_for(ruleset, backend: str) -> Rules:
     """Compile a checked ruleset with the chosen back end."""
     if backend == "compiled":
-        from .codegen.backend import CompiledRules
+        from ..codegen.backend import CompiledRules
         return CompiledRules(ruleset)
     return Rules(ruleset)
 

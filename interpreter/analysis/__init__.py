@@ -1,0 +1,1 @@
+"""Tools built on the `Game` API: exploration, lint, conformance, scenarios, playthroughs, differential runs and sampling."""

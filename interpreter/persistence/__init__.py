@@ -1,0 +1,1 @@
+"""Saves and replay logs: written, read back and checked."""
