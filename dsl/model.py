@@ -166,6 +166,9 @@ class Effect:
     args: dict[str, Any]
     span: Span
     rule: str | None = None
+    # `narrate:` language -> dsl.narration.Template: the sentence the narrated log gets
+    # once the effect has run (interpreter/narration.py)
+    narrate: dict | None = None
 
 
 @dataclass

@@ -200,6 +200,11 @@ DEAL_KEYS = (
     Key("face", FACE, doc="the face the items take"),
 )
 
+NARRATE = Key("narrate", MapOf(Text(label="a sentence with {expression} places"),
+                              label="a mapping of languages to sentences"),
+              doc="the sentence the narrated log gets once the effect has run, per language; "
+                  "each {place} is an expression (`{who|player}` names a player)")
+
 EFFECT = Keyworded("an effect", (
     Variant("set", OneOf((Assignment(), ListOf(Assignment(), label="a list of assignments")),
                          label="an assignment or a list of them"),
@@ -234,7 +239,7 @@ EFFECT = Keyworded("an effect", (
     Variant("log", Expression(label="the message"), doc="adds a line to the game's log"),
     Variant("reveal", Expression(label="the items to reveal"),
             (Key("to", Expression(), doc="the players who may now see them"),), "lets players see items"),
-), common=(RULE,), bare=Assignment())
+), common=(RULE, NARRATE), bare=Assignment())
 
 # -- flow --------------------------------------------------------------------
 
