@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 
+from .narration_lines import narration_lines
 from .phrases import phrase
 from .refusals import rejection_text
 from .render import label, move_text
@@ -57,7 +58,8 @@ def why_line(game, state, text: str, player: int, lang) -> str:
 
 
 def log_lines(game, history, viewer: int, lang) -> list[str]:
-    """Every move so far, each named as `viewer` could read it when it was played."""
+    """Every move so far, each named as `viewer` could read it when it was played, with
+    what the rules did then (the narrated log)."""
     lines = []
     for n, (before, move) in enumerate(history, 1):
         if move.player != viewer and game.decision_kind(before) == "simultaneous":
@@ -65,4 +67,5 @@ def log_lines(game, history, viewer: int, lang) -> list[str]:
         else:
             text = f"{phrase(lang, 'player {p}', p=move.player)}: {move_text(game, move, lang, before, viewer)}"
         lines.append(f"  {n:>3}. {text}")
+        lines += narration_lines(game, before, move, viewer, lang)
     return lines or [f"  {phrase(lang, 'no moves yet')}"]

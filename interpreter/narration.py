@@ -101,7 +101,7 @@ class Narrator:
 
     def sentences(self, state, move, seat: int, lang: str | None = None) -> list[str]:
         step = self.step(state, move)
-        words = Words(self.game, step.after, seat, lang)
+        words = Words(self.game, step.after, seat, lang, before=state)
         out = [words.sentence(s) for s in step.said]
         if step.ended:
             out += words.ending(self.game.outcome(step.after))
@@ -129,10 +129,13 @@ class Words(TableText):
     """Values named as one seat reads them in one state, in the table's words: the view's
     way of naming, without building a view (display.TableText reads only `props` of it)."""
 
-    def __init__(self, game, state, seat: int, lang: str | None):
+    def __init__(self, game, state, seat: int, lang: str | None, before=None):
         self.game, self.lang, self.rules, self.width, self.drawn = game, lang, game.rules, None, None
         self.words = lambda text, **kw: table_word(lang, text, **kw)
         self.namer = Namer(game, state, seat)
+        # the state the step was played from: an item the seat saw whole there (an order
+        # that leaves the open table for a hidden pile) is still named by what it was
+        self.earlier = Namer(game, before, seat) if before is not None else None
         self.view = {"viewer": seat, "props": {}}
 
     def sentence(self, said: Said) -> str:
@@ -152,21 +155,22 @@ class Words(TableText):
             return self.player(value)
         if isinstance(value, Item):
             return self.thing(value)
-        return self.placed(self.namer.plain(value))
+        return self.value(self.namer.plain(value))
 
     def player(self, value) -> str:
         if value is None:
             return self.words("nobody")
         if type(value) is not int:
-            return self.placed(self.namer.plain(value))
+            return self.value(self.namer.plain(value))
         name = self.words("player {p}", p=value)
         return name + " " + self.words("(you)") if value == self.namer.viewer else name
 
     def thing(self, item: Item) -> str:
         """An item as the seat names it: seen whole, as on the table (id and `show` text);
-        seen from one side, that side; else only that something hidden took part."""
+        seen from one side, that side; else only that something hidden took part.  Seen
+        whole before the step or after it: the seat has seen it, and saw it go."""
         namer = self.namer
-        if namer.sight(item) == WHOLE:
+        if namer.sight(item) == WHOLE or (self.earlier is not None and self.earlier.sight(item) == WHOLE):
             props = namer.state.props.get(item.id) or {}
             public = {k: namer.plain(v) for k, v in props.items() if k != "seen_by"}
             if public:

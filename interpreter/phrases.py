@@ -46,6 +46,7 @@ TABLE_WORDS = {
         "Winners: {who}.": "Győztesek: {who}.",
         "Winner: {who}, with a score of {score}.": "Győztes: {who}, {score} ponttal.",
         "Winners: {who}, with a score of {score}.": "Győztesek: {who}, {score} ponttal.",
+        "chance": "véletlen",
         # how a game ends when no end rule says why (game.py, effects.py)
         "the flow of play is complete": "a játékmenet véget ért",
         "the rules ended the game": "a szabályok véget vetettek a játéknak",
