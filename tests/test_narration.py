@@ -178,3 +178,16 @@ def test_a_narrated_step_that_is_only_tried_tells_nothing(tmp_path):
     assert game._narration is None
     game.narrate(state, "add(n=1)", 0)
     assert game._narrator.twin._narration is None
+
+
+def test_the_web_tables_log_shows_each_seat_its_own_narration(tmp_path):
+    from meeple.web.seat_page import log_panel
+    from meeple.web.tables import Table
+    game = load_game(_write(tmp_path, CARDS))
+    table = Table("t", game, 3, {}, True, "draws", {})
+    moment = table.play(0, "draw")
+    mine = str(log_panel(table, moment, 0, game.view(moment.state, 0), "en"))
+    theirs = str(log_panel(table, moment, 1, game.view(moment.state, 1), "en"))
+    card = moment.state.zones["hand"][0][0]
+    assert f"player 0 (you) draws {card.id}" in mine and 'class="narration"' in mine
+    assert "player 0 draws a hidden item" in theirs and card.id not in theirs
