@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from meeple.interpreter.texts import texts_named
+
 from .narration_lines import narration_lines
 from .phrases import phrase
 from .refusals import rejection_text
@@ -29,9 +31,13 @@ def help_lines(lang) -> list[str]:
 
 def rules_lines(game, name: str, lang) -> list[str]:
     """An action's label, description and rule citation; the cited section's title when
-    the rulebook lists it.  A name that is no action gets the closest ones."""
+    the rulebook lists it; the text of a card or ability of that name (a kind's `text:`).
+    A name that is neither gets the closest actions."""
     actions = game.rules.ruleset.actions
     decl = actions.get(name)
+    texts = [f"{what}: {text}" for what, text in texts_named(game, name, lang)]
+    if decl is None and texts:
+        return texts
     if decl is None:
         close = difflib.get_close_matches(name, list(actions), n=3, cutoff=0.5)
         hint = f"; {phrase(lang, 'did you mean')} {', '.join(close)}?" if close else ""
@@ -47,7 +53,7 @@ def rules_lines(game, name: str, lang) -> list[str]:
     for check in decl.require:
         if check.reason:
             lines.append(f"  {phrase(lang, 'only if not')}: {label(game, check.reason, lang)}")
-    return lines
+    return lines + [f"  {t}" for t in texts]
 
 
 def why_line(game, state, text: str, player: int, lang) -> str:

@@ -657,6 +657,13 @@ class Game:
             self._narrator = Narrator(self)
         return self._narrator.sentences(state, move, seat, lang)
 
+    def item_text(self, item, lang: str | None = None, state: State | None = None) -> str | None:
+        """What `item` (an Item or its id) does, in words: its kind's `text:` in `lang`, with
+        its fields and properties (in `state`) filled in; None when its kind has none.  For
+        an item the asking seat may name (texts.py)."""
+        from .texts import item_text
+        return item_text(self, self.rules.items[item] if isinstance(item, str) else item, lang, state)
+
     # -- playouts ----------------------------------------------------------------------------
     def playout(self, state: State, policy=None, rng=None, max_moves: int | None = None) -> State:
         """Play from `state` to the end and return the final state; `state` is not changed.

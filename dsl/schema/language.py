@@ -122,6 +122,11 @@ COMPONENT = Record("a component", (
     Key("show", OneOf((Text(), MapOf(Text(), label="a mapping: by, then a text per value"))),
         doc="how an item is shown to players: a text with {field} and {property} places, or "
             "{by: field, <value>: text, ...} for kinds whose items differ by a field"),
+    Key("text", MapOf(OneOf((Text(), MapOf(Text(), label="a mapping of languages to texts")),
+                            label="a text, or a mapping of languages to texts"),
+                      label="a mapping of languages to texts, or by: field and a mapping per value"),
+        doc="what the items do, in words, per language ({field} places as in show), or "
+            "{by: field, <value>: {language: text}, ...} for kinds whose items differ by a field"),
 ), needs=(("generate", "id"),))
 
 # -- zones, boards, definitions ----------------------------------------------
