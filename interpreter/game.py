@@ -648,7 +648,7 @@ class Game:
     def narrate(self, state: State, move: Move | str, seat: int, lang: str | None = None) -> list[str]:
         """What the rules did when `move` was played from `state`, as `seat` may read it in
         `lang`: one sentence per narrated effect that ran (`narrate:`), then, if the game
-        ended, why and who won.  The step is played again by the reference interpreter
+        ended, why.  The step is played again by the reference interpreter
         with a recorder on (narration.py), so every back end narrates alike."""
         if isinstance(move, str):
             move = self.parse_move(state, move, referee=True)

@@ -16,8 +16,9 @@ Namer answers from what the seat has seen.  Values that are not items (numbers, 
 players) are printed as they are: a template must not print what a seat may not know
 (tests/test_leaks.py checks the shipped rulesets' sentences like views and move texts).
 
-The end of the game is narrated by the runtime itself: why it ended and who won.  No
-other effect has a default sentence: a log of every write would drown the few that count.
+The end of the game is narrated by the runtime itself: why it ended (who won is the end
+screen's, `Game.outcome`: a winner can follow from what a seat never saw).  No other
+effect has a default sentence: a log of every write would drown the few that count.
 """
 from __future__ import annotations
 
@@ -180,17 +181,9 @@ class Words(TableText):
         return self.item(face) if face else self.words("a hidden item")
 
     def ending(self, outcome) -> list[str]:
+        """Why the game ended.  Not who won: the outcome is the end screen's (`Game.outcome`),
+        and a winner worked out from what some seat never saw (a die kept hidden to the end)
+        would tell that seat what its view does not."""
         reason = find_label(self.rules.ruleset, self.lang, outcome.reason, None) or \
             table_word(self.lang, outcome.reason)
-        lines = [self.words("The game is over: {reason}.", reason=reason)]
-        if not outcome.winners:
-            lines.append(self.words("Nobody wins."))
-        else:
-            who = ", ".join(self.player(p) for p in outcome.winners)
-            scored = outcome.scores[outcome.winners[0]]
-            heading = "Winner" if len(outcome.winners) == 1 else "Winners"
-            if scored is None:
-                lines.append(self.words(heading + ": {who}.", who=who))
-            else:
-                lines.append(self.words(heading + ": {who}, with a score of {score}.", who=who, score=scored))
-        return lines
+        return [self.words("The game is over: {reason}.", reason=reason)]

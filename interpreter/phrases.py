@@ -41,11 +41,6 @@ TABLE_WORDS = {
         "(you)": "(te)",
         "a hidden item": "egy rejtett elem",
         "The game is over: {reason}.": "A játék véget ért: {reason}.",
-        "Nobody wins.": "Senki sem nyer.",
-        "Winner: {who}.": "Győztes: {who}.",
-        "Winners: {who}.": "Győztesek: {who}.",
-        "Winner: {who}, with a score of {score}.": "Győztes: {who}, {score} ponttal.",
-        "Winners: {who}, with a score of {score}.": "Győztesek: {who}, {score} ponttal.",
         "chance": "véletlen",
         # how a game ends when no end rule says why (game.py, effects.py)
         "the flow of play is complete": "a játékmenet véget ért",
