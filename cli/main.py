@@ -263,7 +263,12 @@ def tournament(ctx: typer.Context,
 def replay(log: Path,
            rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
                                                 "log of a ruleset that is not shipped"),
-           backend: Optional[str] = _backend_option()):
+           backend: Optional[str] = _backend_option(),
+           narrate: bool = typer.Option(False, "--narrate", help="print each move and what the rules did "
+                                        "then (the narrated log), as --seat reads them"),
+           seat: int = typer.Option(0, "--seat", help="with --narrate: the player whose reading is shown"),
+           lang: Optional[str] = typer.Option(None, "--lang", help="with --narrate: the language of the "
+                                              "sentences (en, hu)")):
     """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
     from meeple.interpreter import Game
     from meeple.interpreter.persistence.saves import game_for_log, read_log, replay as do_replay
@@ -277,6 +282,13 @@ def replay(log: Path,
         error_console.print("[yellow]warning:[/] a version-1 log without its final record: if it was cut "
                             "short, replay cannot tell")
     result = do_replay(g, data)
+    if narrate and result.diverged_at is None:
+        from .narration_lines import replay_lines
+        if not 0 <= seat < g.player_count:
+            error_console.print(f"--seat must be a player from 0 to {g.player_count - 1}")
+            raise typer.Exit(2)
+        for line in replay_lines(g, g.new_state(data.seed), data.moves, seat, lang):
+            console.print(escape(line))
     if not result.hash_matches:
         error_console.print("[yellow]warning:[/] the ruleset changed since this log was written")
     if result.diverged_at is not None:

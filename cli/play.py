@@ -19,6 +19,7 @@ from meeple.bots import RandomBot, bot_move, make_bot
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.persistence.saves import save_state, write_log
 
+from .narration_lines import print_narration
 from .phrases import phrase
 from .prompt_commands import help_lines, log_lines, rules_lines, why_line
 from .refusals import did_you_mean, rejection_text, said
@@ -42,15 +43,15 @@ class TableBots:
 
 
 class Table:
-    """The moves each human has not been shown yet, as indexes into the history."""
+    """The moves each human has not been shown yet, as indexes into the history: the others'
+    moves, and their own, whose narrated resolutions they have not read yet."""
 
     def __init__(self, humans):
         self.unseen = {h: [] for h in humans}
 
     def record(self, index, move):
-        for h, pending in self.unseen.items():
-            if h != move.player:
-                pending.append(index)
+        for pending in self.unseen.values():
+            pending.append(index)
 
     def forget_from(self, index):
         for h in self.unseen:
@@ -59,7 +60,9 @@ class Table:
     def tell(self, game, history, human, lang):
         for i in self.unseen[human]:
             before, move = history[i]
-            console.print(f"  {escape(news_line(game, before, move, human, lang))}")
+            if move.player != human:
+                console.print(f"  {escape(news_line(game, before, move, human, lang))}")
+            print_narration(game, before, move, human, lang)
         self.unseen[human] = []
 
 
@@ -168,6 +171,8 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
             state = game.apply(state, move)
             break
     if game.is_terminal(state):
+        for human in humans:  # what the last moves did, the end and why among them
+            table.tell(game, history, human, lang)
         show_result(game, state, lang, seed)
     if log_path:
         try:
@@ -188,6 +193,7 @@ def _spectate(game, state, move, lang, shown_turn):
                      (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
     console.print(f"  {escape(phrase(lang, 'player {p} (bot) plays', p=player))} "
                   f"[bold]{escape(move_text(game, move, lang))}[/]")
+    print_narration(game, state, move, max(player, 0), lang)
     return (state.phase, player)
 
 

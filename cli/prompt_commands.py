@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import difflib
 
+from meeple.interpreter.presentation.texts import texts_named
+
+from .narration_lines import narration_lines
 from .phrases import phrase
 from .refusals import rejection_text
 from .render import label, move_text
@@ -28,9 +31,13 @@ def help_lines(lang) -> list[str]:
 
 def rules_lines(game, name: str, lang) -> list[str]:
     """An action's label, description and rule citation; the cited section's title when
-    the rulebook lists it.  A name that is no action gets the closest ones."""
+    the rulebook lists it; the text of a card or ability of that name (a kind's `text:`).
+    A name that is neither gets the closest actions."""
     actions = game.rules.ruleset.actions
     decl = actions.get(name)
+    texts = [f"{what}: {text}" for what, text in texts_named(game, name, lang)]
+    if decl is None and texts:
+        return texts
     if decl is None:
         close = difflib.get_close_matches(name, list(actions), n=3, cutoff=0.5)
         hint = f"; {phrase(lang, 'did you mean')} {', '.join(close)}?" if close else ""
@@ -46,7 +53,7 @@ def rules_lines(game, name: str, lang) -> list[str]:
     for check in decl.require:
         if check.reason:
             lines.append(f"  {phrase(lang, 'only if not')}: {label(game, check.reason, lang)}")
-    return lines
+    return lines + [f"  {t}" for t in texts]
 
 
 def why_line(game, state, text: str, player: int, lang) -> str:
@@ -57,7 +64,8 @@ def why_line(game, state, text: str, player: int, lang) -> str:
 
 
 def log_lines(game, history, viewer: int, lang) -> list[str]:
-    """Every move so far, each named as `viewer` could read it when it was played."""
+    """Every move so far, each named as `viewer` could read it when it was played, with
+    what the rules did then (the narrated log)."""
     lines = []
     for n, (before, move) in enumerate(history, 1):
         if move.player != viewer and game.decision_kind(before) == "simultaneous":
@@ -65,4 +73,5 @@ def log_lines(game, history, viewer: int, lang) -> list[str]:
         else:
             text = f"{phrase(lang, 'player {p}', p=move.player)}: {move_text(game, move, lang, before, viewer)}"
         lines.append(f"  {n:>3}. {text}")
+        lines += narration_lines(game, before, move, viewer, lang)
     return lines or [f"  {phrase(lang, 'no moves yet')}"]

@@ -5,6 +5,7 @@ import difflib
 
 from .build_display import build_board_display
 from .build_flow import build_effects, build_flow, rule_of, value_span
+from .build_texts import build_texts
 from .build_grid import build_grid, grid_column, grid_node  # noqa: F401 (read from here too)
 from .board_edges import id_clash, line_problem
 from .build_support import Reader
@@ -195,6 +196,9 @@ def build_component(r: Reader, name: str, value) -> ComponentKind | None:
     kind = ComponentKind(name, fields, props, items, node.span, rule_of(r, node), sides, generated=generated)
     if "show" in node:
         _build_shows(r, kind, node["show"], value_span(node, "show"))
+    if "text" in node:
+        build_texts(r, kind, node["text"], value_span(node, "text"),
+                    lambda text, span: _build_show(r, name, text, fields, props, span))
     return kind
 
 

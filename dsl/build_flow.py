@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .build_support import Reader, single_key
 from .model import Effect, FlowNode
+from .narration import build_narration
 from .schema import COMMON_EFFECT_KEYS, COMMON_FLOW_KEYS, EFFECT, EFFECT_KINDS, FLOW_KINDS
 from .source import LDict, Span, span_of
 
@@ -34,6 +35,13 @@ def build_effects(r: Reader, value, what: str = "effects") -> list[Effect]:
 
 
 def build_effect(r: Reader, value) -> Effect | None:
+    effect = _build_effect(r, value)
+    if effect is not None and isinstance(value, dict) and "narrate" in value:
+        effect.narrate = build_narration(r, value["narrate"], value_span(value, "narrate"))
+    return effect
+
+
+def _build_effect(r: Reader, value) -> Effect | None:
     kind, node = single_key(r, value, "an effect", set(EFFECT_KINDS),
                             extra=set().union(*(a for a, _ in EFFECT_KINDS.values())) | COMMON_EFFECT_KEYS)
     if kind is None:

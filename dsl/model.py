@@ -61,6 +61,9 @@ class ComponentKind:
     show: str | None = None  # the display template, such as "{value} points"
     show_by: str | None = None  # with show_cases: the field or property that picks the text
     show_cases: dict | None = None  # value of show_by (as text) -> display template
+    text: dict | None = None  # `text:` language -> what the items do, in words (dsl/build_texts.py)
+    text_by: str | None = None  # or one text per value of this field or property:
+    text_cases: dict | None = None  # value of text_by (as text) -> {language: text}
     # A `generate:` whose values are worked out at set-up (dsl/generate.py): `items` are then
     # those of the options' defaults and the fewest players, and a game makes its own.
     generated: Any = None
@@ -183,6 +186,9 @@ class Effect:
     args: dict[str, Any]
     span: Span
     rule: str | None = None
+    # `narrate:` language -> dsl.narration.Template: the sentence the narrated log gets
+    # once the effect has run (interpreter/narration.py)
+    narrate: dict | None = None
 
 
 @dataclass

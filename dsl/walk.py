@@ -64,43 +64,52 @@ def _visit_flow_effects(nodes, visit):
 
 def effect_sites(effects: list[Effect], scope: Scope) -> Iterator[Site]:
     for e in effects:
-        a = e.args
-        if e.kind == "set":
-            for assign in a.get("assignments", []):
-                yield Site(assign, scope, "assign", "an assignment")
-        elif e.kind == "let":
-            for name, value in a["bindings"].items():
-                if value is not None:
-                    yield Site(value, scope, "value", f"the value of '{name}'")
-            scope = scope.bind({n: ANY for n in a["bindings"]})
-        elif e.kind == "if":
-            if a["cond"] is not None:
-                yield Site(a["cond"], scope, "cond", "an 'if' condition")
-            yield from effect_sites(a["then"], scope)
-            yield from effect_sites(a["else"], scope)
-        elif e.kind == "while":
-            if a["cond"] is not None:
-                yield Site(a["cond"], scope, "cond", "a 'while' condition")
-            if a["max"] is not None:
-                yield Site(a["max"], scope, "value", "the 'max' of a 'while'")
-            yield from effect_sites(a["do"], scope)
-        elif e.kind == "for":
-            if a["in"] is not None:
-                yield Site(a["in"], scope, "list", "the list of a 'for'")
-            inner = scope.bind({a["var"]: _elem(a["in"], scope)}) if a["var"] else scope
-            yield from effect_sites(a["do"], inner)
-        else:
-            for key, value in a.items():
-                if key in ("from", "to", "zone") and e.kind != "reveal" and value is not None \
-                        and not isinstance(value, str):
-                    yield Site(value, scope, "target", f"the '{key}' zone")
-                elif key == "with":
-                    for name, v in value.items():
-                        if v is not None:
-                            yield Site(v, scope, "value", f"the value of '{name}'")
-                elif hasattr(value, "span") and key not in ("reason",):
-                    role = "list" if key == "players" else "value"
-                    yield Site(value, scope, role, f"the '{key}' of a '{e.kind}' effect")
+        yield from _one_effect_sites(e, scope)
+        if e.kind == "let":
+            scope = scope.bind({n: ANY for n in e.args["bindings"]})
+        if e.narrate:  # evaluated once the effect has run: a `let`'s names are bound
+            for template in e.narrate.values():
+                for place in template.places:
+                    yield Site(place.expr, scope, "value", "a place of a narration")
+
+
+def _one_effect_sites(e: Effect, scope: Scope) -> Iterator[Site]:
+    a = e.args
+    if e.kind == "set":
+        for assign in a.get("assignments", []):
+            yield Site(assign, scope, "assign", "an assignment")
+    elif e.kind == "let":
+        for name, value in a["bindings"].items():
+            if value is not None:
+                yield Site(value, scope, "value", f"the value of '{name}'")
+    elif e.kind == "if":
+        if a["cond"] is not None:
+            yield Site(a["cond"], scope, "cond", "an 'if' condition")
+        yield from effect_sites(a["then"], scope)
+        yield from effect_sites(a["else"], scope)
+    elif e.kind == "while":
+        if a["cond"] is not None:
+            yield Site(a["cond"], scope, "cond", "a 'while' condition")
+        if a["max"] is not None:
+            yield Site(a["max"], scope, "value", "the 'max' of a 'while'")
+        yield from effect_sites(a["do"], scope)
+    elif e.kind == "for":
+        if a["in"] is not None:
+            yield Site(a["in"], scope, "list", "the list of a 'for'")
+        inner = scope.bind({a["var"]: _elem(a["in"], scope)}) if a["var"] else scope
+        yield from effect_sites(a["do"], inner)
+    else:
+        for key, value in a.items():
+            if key in ("from", "to", "zone") and e.kind != "reveal" and value is not None \
+                    and not isinstance(value, str):
+                yield Site(value, scope, "target", f"the '{key}' zone")
+            elif key == "with":
+                for name, v in value.items():
+                    if v is not None:
+                        yield Site(v, scope, "value", f"the value of '{name}'")
+            elif hasattr(value, "span") and key not in ("reason",):
+                role = "list" if key == "players" else "value"
+                yield Site(value, scope, role, f"the '{key}' of a '{e.kind}' effect")
 
 
 def action_scope(action, scope: Scope) -> Scope:

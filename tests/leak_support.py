@@ -10,7 +10,7 @@ by what p sees of them, not by their handles), p's own moves kept.  As long as w
 declarations show p (`fingerprint`, worked out from the declarations and
 knowledge.Namer's sight, not from views.py) is the same in both, everything made for p
 must be the same: the view, the texts of p's legal moves and of the move played as p
-reads it, the observation tensor of the adapters.  Where the fingerprints part (a hidden
+reads it, the narrated log of that move (Game.narrate), the observation tensor of the adapters.  Where the fingerprints part (a hidden
 draw became visible), the views must part too, and the mirror ends.
 
 So a die a `chance` step rolled and stored in an owner-only variable, a secret bid, a
@@ -157,6 +157,14 @@ def compare(game, real, alt, p, extra=(), exchanged: bool = False) -> None:
             raise Leak(f"p{p}'s {getattr(made, '__name__', 'input')} tells apart what p may not")
 
 
+def same_narration(game, real, move, alt, twin, p) -> None:
+    """The narrated log of a move and of its twin, which p cannot tell apart and which lead
+    to states p cannot tell apart, must read the same to p (Game.narrate)."""
+    said, twin_said = ranks_erased(game.narrate(real, move, p)), ranks_erased(game.narrate(alt, twin, p))
+    if said != twin_said:
+        raise Leak(f"p{p}'s narration of {move} tells apart what p may not: {said} != {twin_said}")
+
+
 def _as_is(value):
     return value
 
@@ -215,6 +223,7 @@ def mirror(game, history: list, p: int, rnd, extra=(), swap: bool = True) -> int
                 break
             goal = fingerprint(game, after, p) if goal is None else goal
             if fingerprint(game, nxt, p) == goal:
+                same_narration(game, real, move, alt, twin, p)
                 alt = nxt
                 break
         else:  # whatever the twin does, p now sees a difference: p's view must show it

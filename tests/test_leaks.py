@@ -1,6 +1,6 @@
 """What a player may know, tested on every ruleset with hidden information: histories a
 player cannot tell apart by the declarations look the same to them in their view, their
-move texts, the adapters' observation tensor and the bots' observation (leak_support.py),
+move texts, the narrated log, the adapters' observation tensor and the bots' observation (leak_support.py),
 on both back ends.  The fixtures are the two leaks of issue 41 written as an author would
 (a die rolled by a `chance` step kept in an owner-only variable; cards dealt with a
 `chance` step in a loop), a game of secret bids, and the handles of issue 47: cards dealt
@@ -21,13 +21,15 @@ from meeple.adapters.action_table import ActionTable
 from meeple.adapters.observation import ObservationLayout
 from meeple.interpreter import list_rulesets, load_game
 from meeple.interpreter.runtime import knowledge
+from meeple.interpreter.presentation import narration
 from meeple.interpreter.runtime import views
 from meeple.interpreter.runtime import game as game_module
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "leaks"
+NARRATION = ROOT / "tests" / "fixtures" / "narration"
 RULESETS = [*list_rulesets(), str(ROOT / "examples" / "high-card"), *sorted(glob.glob(str(ROOT / "tests/games/*"))),
-            *sorted(str(p) for p in FIXTURES.glob("*.yaml"))]
+            *sorted(str(p) for p in FIXTURES.glob("*.yaml")), str(NARRATION / "draws.yaml")]
 
 
 def _cases():
@@ -102,6 +104,17 @@ def test_the_check_finds_a_move_text_that_tells_a_secret(monkeypatch):
     monkeypatch.setattr(game_module.Game, "seen_move", lambda self, state, move, viewer: move)
     with pytest.raises(Leak, match="offer"):
         check_no_leaks(load_game(FIXTURES / "sealed_bid.yaml"), range(3))
+
+
+def test_the_check_finds_a_narration_that_prints_a_hidden_field():
+    with pytest.raises(Leak, match="narration"):
+        check_no_leaks(load_game(NARRATION / "ranks_told.yaml"), range(3))
+
+
+def test_the_check_finds_a_narration_that_names_hidden_items_by_id(monkeypatch):
+    monkeypatch.setattr(narration.Words, "thing", lambda self, item: item.id)
+    with pytest.raises(Leak, match="narration"):
+        check_no_leaks(load_game(NARRATION / "draws.yaml"), range(3))
 
 
 def test_the_check_finds_handles_that_are_places(monkeypatch):

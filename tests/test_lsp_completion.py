@@ -114,7 +114,7 @@ def test_keys_of_a_section_and_of_the_top(mini):
 def test_an_effect_offers_its_keywords_then_its_keys(mini):
     keywords = labels_at(mini, "      - move: score", "      - ", after=True)
     assert {"set", "move", "deal", "shuffle", "if", "for", "rule"} <= set(keywords)
-    assert labels_at(mini, "        from: \"hand[player]\"", "        ", after=True) == ["count", "at", "face", "rule"]
+    assert labels_at(mini, "        from: \"hand[player]\"", "        ", after=True) == ["count", "at", "face", "rule", "narrate"]
 
 
 def test_words_of_a_choice_and_booleans(mini):

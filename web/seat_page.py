@@ -131,10 +131,12 @@ def end_screen(game, state, lang: str) -> Markup:
 
 def log_panel(table, moment, seat: int, view: dict, lang: str) -> Markup:
     """The moves so far, each as this seat could read it when it was played (a
-    simultaneous choice of another only as "has chosen"), and the game's messages."""
+    simultaneous choice of another only as "has chosen") with what the rules did then
+    (the narrated log), and the game's messages."""
     history = moment.history
     first = max(0, len(history) - LOG_SHOWN)
-    lines = [tag("li", _read(table, history, i, seat, lang), value=i + 1) for i in range(first, len(history))]
+    lines = [Markup(f'<li value="{i + 1}">{esc(_read(table, history, i, seat, lang))}'
+                    f'{_narration(table, history, i, seat, lang)}</li>') for i in range(first, len(history))]
     parts = [tag("h3", word(lang, "moves so far"))]
     if first:
         parts.append(tag("p", word(lang, "{n} earlier moves", n=first), class_="earlier"))
@@ -145,6 +147,20 @@ def log_panel(table, moment, seat: int, view: dict, lang: str) -> Markup:
         parts.append(Markup('<ul class="messages">' + "".join(tag("li", label(table.game, line, lang))
                                                              for line in view["log"]) + "</ul>"))
     return Markup('<section class="log-panel">' + "".join(parts) + "</section>")
+
+
+def _narration(table, history: tuple, i: int, seat: int, lang: str) -> Markup:
+    """What the rules did when move `i` was played, as `seat` reads it (Game.narrate): a
+    list under the move, kept like the move's text."""
+    before, move = history[i]
+    key = ("said", seat, lang, i)
+    kept = table.read_as.get(key)
+    if kept is None or kept[0] is not before or kept[1] != move:
+        kept = table.read_as[key] = (before, move, table.game.narrate(before, move, seat, lang))
+    said = kept[2]
+    if not said:
+        return Markup("")
+    return Markup('<ul class="narration">' + "".join(tag("li", s) for s in said) + "</ul>")
 
 
 def _read(table, history: tuple, i: int, seat: int, lang: str) -> str:

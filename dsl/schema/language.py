@@ -122,6 +122,11 @@ COMPONENT = Record("a component", (
     Key("show", OneOf((Text(), MapOf(Text(), label="a mapping: by, then a text per value"))),
         doc="how an item is shown to players: a text with {field} and {property} places, or "
             "{by: field, <value>: text, ...} for kinds whose items differ by a field"),
+    Key("text", MapOf(OneOf((Text(), MapOf(Text(), label="a mapping of languages to texts")),
+                            label="a text, or a mapping of languages to texts"),
+                      label="a mapping of languages to texts, or by: field and a mapping per value"),
+        doc="what the items do, in words, per language ({field} places as in show), or "
+            "{by: field, <value>: {language: text}, ...} for kinds whose items differ by a field"),
 ), needs=(("generate", "id"),))
 
 # -- zones, boards, definitions ----------------------------------------------
@@ -222,6 +227,11 @@ DEAL_KEYS = (
     Key("face", FACE, doc="the face the items take"),
 )
 
+NARRATE = Key("narrate", MapOf(Text(label="a sentence with {expression} places"),
+                              label="a mapping of languages to sentences"),
+              doc="the sentence the narrated log gets once the effect has run, per language; "
+                  "each {place} is an expression (`{who|player}` names a player)")
+
 EFFECT = Keyworded("an effect", (
     Variant("set", OneOf((Assignment(), ListOf(Assignment(), label="a list of assignments")),
                          label="an assignment or a list of them"),
@@ -256,7 +266,7 @@ EFFECT = Keyworded("an effect", (
     Variant("log", Expression(label="the message"), doc="adds a line to the game's log"),
     Variant("reveal", Expression(label="the items to reveal"),
             (Key("to", Expression(), doc="the players who may now see them"),), "lets players see items"),
-), common=(RULE,), bare=Assignment())
+), common=(RULE, NARRATE), bare=Assignment())
 
 # -- flow --------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ conformance tests: every worked example of a rulebook becomes one.
         seed: 1
         given: ["cell['a1'] = 'X'"]           # effects, run after setup; `player` is the first to move
         moves: ["place(at=b1)", {player: 1, move: "place(at=c3)"},
-                {move: "place(at=a1)", illegal: M804}]
+                {move: "place(at=a1)", illegal: M804},
+                {move: "place(at=c1)", narrates: ["..."], seat: 0, lang: en}]
         expect:
           - "cell['b1'] == 'X'"               # an expression on the final state
           - {illegal: "place(at=a1)", code: M804}
@@ -175,7 +176,22 @@ def _play(result, game, state, entry, span, r):
     if illegal is not None:
         _fail(result, "C905", f"move '{text}' was accepted, but it should be illegal ({illegal})", span)
         return None
+    if "narrates" in entry:
+        _narrates(result, game, state, text, entry, span)
     return new
+
+
+def _narrates(result, game, state, text, entry, span):
+    """Each sentence listed must be one `seat` (default: the mover) reads of the move, in
+    `lang` (default English): the narrated log of a resolution, checked like a state."""
+    move = game.parse_move(state, text, entry.get("player"), referee=True)
+    seat = entry.get("seat", move.player)
+    said = game.narrate(state, move, int(seat), entry.get("lang"))
+    wanted = entry["narrates"] if isinstance(entry["narrates"], list) else [entry["narrates"]]
+    for sentence in wanted:
+        if str(sentence) not in said:
+            _fail(result, "C911", f"'{text}' does not narrate '{sentence}' to player {seat}; it narrates "
+                  f"{said}", span)
 
 
 def _expect(result, game, state, entry, span, r):

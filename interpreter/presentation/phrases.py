@@ -36,6 +36,16 @@ TABLE_WORDS = {
         "as player {p} sees it": "ahogy a(z) {p}. játékos látja",
         "yes": "igen",
         "no": "nem",
+        # the narrated log (narration.py)
+        "nobody": "senki",
+        "(you)": "(te)",
+        "a hidden item": "egy rejtett elem",
+        "The game is over: {reason}.": "A játék véget ért: {reason}.",
+        "chance": "véletlen",
+        # how a game ends when no end rule says why (game.py, effects.py)
+        "the flow of play is complete": "a játékmenet véget ért",
+        "the rules ended the game": "a szabályok véget vetettek a játéknak",
+        "an end condition was met": "teljesült egy befejezési feltétel",
     },
 }
 

@@ -12,6 +12,7 @@ from meeple.dsl.values import Item
 
 from . import draws
 from .context import RuleError
+from ..presentation.narration import narrating
 from .store import check_depth, find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
 from .targets import VarPlace, compile_place
 
@@ -29,6 +30,8 @@ class EffectCompiler:
             step = self.one(effect, scope)
             if effect.kind == "let":
                 scope = scope.bind({n: None for n in effect.args["bindings"]})
+            if effect.narrate and self.rules.backend == "reference":
+                step = narrating(step, effect, scope)
             steps.append(step)
         after = self.rules.after_effect
 

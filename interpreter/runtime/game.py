@@ -90,6 +90,8 @@ class Game:
         self._steps_by_kernel = None if getattr(rules, "playout_kernel", None) is not None else False
         self._step_trial = None
         self._own_choices = None  # actions whose moves never need a handle (knowledge.chosen_from_own_zones)
+        self._narration = None  # while a step is narrated (narration.py): the sentences its effects note
+        self._narrator = None  # made on the first Game.narrate
         self.kernel_steps = 0  # moves `apply` had the playout function play (tests read it)
         self._invariant_cache = None  # built on the first invariant check
         self._end_cache = None  # end rules, re-evaluated only when what they read changed
@@ -567,6 +569,7 @@ class Game:
         point = self.rules.points[state.pc]
         then = point.then_points.get(move.action, frozenset())
         hook, self.on_skip = self.on_skip, None  # a trial, not play: analysis hooks stay quiet
+        said, self._narration = self._narration, None  # and tells the narrated log nothing
         within, self._within = self._within, then  # the walk stops where it leaves the `then` steps
         if type(state.rng) is not int:  # tried inside a step played with chance explicit: not on its tape
             state = state.copy()
@@ -574,7 +577,7 @@ class Game:
         try:
             after = self._play(state, move)
         finally:
-            self.on_skip, self._within = hook, within
+            self.on_skip, self._within, self._narration = hook, within, said
         return not after.over and after.pc in then
 
     def apply(self, state: State, move: Move | str, player: int | None = None) -> State:
@@ -641,6 +644,25 @@ class Game:
             self._after_move(new, point, move)
         self._check_end(ctx)
         self._advance(new, ctx)
+
+    def narrate(self, state: State, move: Move | str, seat: int, lang: str | None = None) -> list[str]:
+        """What the rules did when `move` was played from `state`, as `seat` may read it in
+        `lang`: one sentence per narrated effect that ran (`narrate:`), then, if the game
+        ended, why.  The step is played again by the reference interpreter
+        with a recorder on (narration.py), so every back end narrates alike."""
+        if isinstance(move, str):
+            move = self.parse_move(state, move, referee=True)
+        if self._narrator is None:
+            from ..presentation.narration import Narrator
+            self._narrator = Narrator(self)
+        return self._narrator.sentences(state, move, seat, lang)
+
+    def item_text(self, item, lang: str | None = None, state: State | None = None) -> str | None:
+        """What `item` (an Item or its id) does, in words: its kind's `text:` in `lang`, with
+        its fields and properties (in `state`) filled in; None when its kind has none.  For
+        an item the asking seat may name (texts.py)."""
+        from ..presentation.texts import item_text
+        return item_text(self, self.rules.items[item] if isinstance(item, str) else item, lang, state)
 
     # -- playouts ----------------------------------------------------------------------------
     def playout(self, state: State, policy=None, rng=None, max_moves: int | None = None) -> State:
