@@ -20,12 +20,27 @@ from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
 from meeple.interpreter.loading import BACKENDS
 from meeple.interpreter.saves import CorruptFile
 
+from .common_options import (checked_lang, game_argument, game_options_option, games_option, lang_option,
+                             players_option, seed_option)
 from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup, seat_bots
 from .render import console, error_console, fail, print_diagnostics
 from .where_options import batch_option, jobs_option, ray_address_option, ray_option, ray_target
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="meeple: board games written as data, and one interpreter that runs them.")
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+        console.print(f"meeple {version('meeple')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _top(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                      help="print meeple's version and exit")):
+    """meeple: board games written as data, and one interpreter that runs them."""
 
 
 BACKEND_HELP = f"which back end runs the rules: {' or '.join(BACKENDS)} (the same game, at different speeds)"
@@ -112,22 +127,23 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
 
 
 @app.command()
-def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
+def play(game: str = game_argument(),
+         players: Optional[int] = players_option(),
          seed: Optional[int] = typer.Option(None, "--seed", "-s",
                                             help="seed of the game's chance (default: a fresh one, "
                                                  "shown when the game is over)"),
          bots: str = typer.Option("", "--bots", "-b", help="seats played by bots: 'all' or e.g. '1,2' (random "
                                   "bots), or seats with their bots, e.g. '1=mcts:2000,2=ismcts:1.5s'"),
-         lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
+         lang: Optional[str] = lang_option(),
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
-         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
-         max_moves: Optional[int] = typer.Option(None, "--max-moves"),
+         option: Optional[List[str]] = game_options_option(),
+         max_moves: Optional[int] = typer.Option(None, "--max-moves", help="stop after this many moves (the log still records them)"),
          backend: Optional[str] = _backend_option()):
     """Play a game in the terminal, hot-seat and/or against bots."""
     from .play import run_play
     g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
+    lang = checked_lang(g.rules.ruleset, lang)
     seats = bot_seats(bots, g.player_count)
     prior = []
     if load:
@@ -148,8 +164,8 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
 
 
 @app.command()
-def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, "--seed", "-s"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
+def demo(game: str = game_argument("tic-tac-toe"), seed: int = seed_option(1, "seed of the game's chance and the bots"),
+         players: Optional[int] = players_option(),
          backend: Optional[str] = _backend_option()):
     """Watch a full game between random bots, turn by turn."""
     from .play import run_play
@@ -161,12 +177,12 @@ def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, 
 
 
 @app.command(context_settings={"allow_interspersed_args": True})
-def simulate(game: str,
+def simulate(game: str = game_argument(),
              more_bots: Optional[List[str]] = typer.Argument(None, hidden=True, metavar="",
                                                              help="the rest of --bots' specs"),
-             games: int = typer.Option(100, "--games", "-n"),
-             players: Optional[int] = typer.Option(None, "--players", "-p"),
-             seed: int = typer.Option(0, "--seed", "-s"),
+             games: int = games_option(),
+             players: Optional[int] = players_option(),
+             seed: int = seed_option(0, "the first game's seed; game i is played with seed + i"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
              max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
@@ -176,7 +192,7 @@ def simulate(game: str,
              batch: int = batch_option(),
              out: Optional[Path] = typer.Option(None, "--out", help="write one record per game here "
                                                                      "(.parquet or .jsonl; docs/simulation.md)"),
-             option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+             option: Optional[List[str]] = game_options_option(),
              bots: Optional[List[str]] = typer.Option(None, "--bots", "-b",
                                                       help="the bots: one for every seat or one per seat, "
                                                            "e.g. --bots mcts:200 random (default: random)"),
@@ -209,22 +225,22 @@ def simulate(game: str,
 
 @app.command(context_settings={"allow_extra_args": True})
 def tournament(ctx: typer.Context,
-               game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+               game: str = game_argument(),
                bots: List[str] = typer.Option(..., "--bots", "-b",
                                               help="the bots, after the game: --bots random mcts:500 "
                                                    "ismcts:1.5s (a bot named twice plays as two)"),
-               games: int = typer.Option(100, "--games", "-n"),
+               games: int = games_option(),
                players: Optional[int] = typer.Option(None, "--players", "-p",
                                                      help="default: one seat per bot when the game allows "
                                                           "it, else the game's smallest table"),
-               seed: int = typer.Option(0, "--seed", "-s"),
+               seed: int = seed_option(0, "seed of the games' chance and the bots"),
                jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (the results do not "
                                         "depend on it)"),
                as_json: Optional[str] = typer.Option(None, "--json", help="write the results and every "
                                                      "game's record to FILE, or to standard output with -"),
                max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer "
                                              "(it then counts for nothing)"),
-               option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+               option: Optional[List[str]] = game_options_option(),
                backend: Optional[str] = _backend_option()):
     """Bots against bots with the seats rotated: win rates with 95 % confidence
     intervals, ratings, and the balance between seats."""
@@ -260,7 +276,7 @@ def tournament(ctx: typer.Context,
 
 
 @app.command()
-def replay(log: Path,
+def replay(log: Path = typer.Argument(..., help="a replay log written by meeple play --log"),
            rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
                                                 "log of a ruleset that is not shipped"),
            backend: Optional[str] = _backend_option()):
@@ -294,14 +310,15 @@ def replay(log: Path,
 
 
 @app.command()
-def explain(game: str, lang: Optional[str] = typer.Option(None, "--lang")):
+def explain(game: str = game_argument(), lang: Optional[str] = lang_option()):
     """Show a ruleset's phases and actions with their rulebook citations."""
     from .explain import print_explanation
-    print_explanation(load_rules(game), lang)
+    rules = load_rules(game)
+    print_explanation(rules, checked_lang(rules.ruleset, lang))
 
 
 @app.command()
-def conformance(game: str, as_json: bool = typer.Option(False, "--json")):
+def conformance(game: str = game_argument(), as_json: bool = typer.Option(False, "--json", help="print the report as JSON")):
     """Each rulebook page or section with the spec elements and scenarios citing it.
     Exit 1 when a section is uncited, untested, or a citation names no section."""
     from meeple.interpreter.conformance import conformance_report
@@ -344,22 +361,22 @@ def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or fol
 
 
 @app.command()
-def graph(game: str,
+def graph(game: str = game_argument(),
           states: bool = typer.Option(False, "--states", help="explore the reachable states"),
           flow: bool = typer.Option(False, "--flow", help="export the flow graph (the default)"),
           sample_n: int = typer.Option(0, "--sample", help="estimate statistics from N random playouts"),
           max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
                                         help="with --sample: stop a random game that runs longer"),
-          players: Optional[int] = typer.Option(None, "--players", "-p"),
-          seed: int = typer.Option(0, "--seed", "-s"),
+          players: Optional[int] = players_option(),
+          seed: int = seed_option(0, "seed of the game's chance (and of --sample's games)"),
           load: Optional[Path] = typer.Option(None, "--load", help="explore from a saved state"),
-          depth: Optional[int] = typer.Option(None, "--depth"),
-          max_states: Optional[int] = typer.Option(None, "--max-states"),
+          depth: Optional[int] = typer.Option(None, "--depth", help="explore at most this many moves deep"),
+          max_states: Optional[int] = typer.Option(None, "--max-states", help="stop exploring after this many states"),
           seconds: Optional[float] = typer.Option(None, "--time", help="stop exploring after this many seconds"),
           fmt: Optional[str] = typer.Option(None, "--format", "-f", help="svg, dot, graphml or json"),
-          output: Optional[Path] = typer.Option(None, "--output", "-o"),
+          output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the graph here (default: standard output)"),
           as_json: bool = typer.Option(False, "--json", help="statistics as JSON"),
-          option: Optional[List[str]] = typer.Option(None, "--option"),
+          option: Optional[List[str]] = game_options_option(),
           backend: Optional[str] = _backend_option()):
     """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
     from .graph_svg import DrawingError
@@ -407,9 +424,9 @@ def graph(game: str,
 
 
 @app.command()
-def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
-         seed: int = typer.Option(0, "--seed", "-s"),
+def lint(game: str = game_argument(), sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
+         players: Optional[int] = players_option(),
+         seed: int = seed_option(0, "with --sample: the first random game's seed"),
          max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
                                        help="with --sample: stop a random game that runs longer"),
          backend: Optional[str] = _backend_option()):
@@ -429,7 +446,7 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
 @app.command()
 def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every shipped one)"),
           seconds: float = typer.Option(3.0, "--seconds", help="seconds per measurement (each runner plays at least six games)"),
-          as_json: bool = typer.Option(False, "--json"),
+          as_json: bool = typer.Option(False, "--json", help="print the measurements as JSON"),
           backend: Optional[str] = typer.Option(None, "--backend", help="measure only this back end "
                                                 "(default: both, with their ratio)")):
     """Playouts/s, moves/s, legal-move time and memory per state of each back end,
@@ -440,7 +457,7 @@ def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every
 
 
 @app.command("compile")
-def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+def compile_cmd(game: str = game_argument(),
                 output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here "
                                                       "(default: standard output)"),
                 explain: bool = typer.Option(False, "--explain", help="instead of the module, say which "
@@ -462,9 +479,9 @@ def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or 
 
 
 @app.command()
-def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
-                players: Optional[int] = typer.Option(None, "--players", "-p"),
-                output: Optional[Path] = typer.Option(None, "--output", "-o"),
+def playthrough(game: str = game_argument(), seed: int = seed_option(1, "seed of the game's chance and the bots"),
+                players: Optional[int] = players_option(),
+                output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here (default: standard output)"),
                 moves: int = typer.Option(400, "--moves", help="record at most this many moves"),
                 views_every: int = typer.Option(1, "--views-every", help="record every player's view at "
                                                 "every K-th step (and the last), to keep a long game's file small"),

@@ -72,18 +72,21 @@ def news_line(game, before, move, viewer, lang) -> str:
 
 
 def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, log_path: str | None,
-             bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None,
+             bot_seed: int, input_fn=None, quiet_bots: bool = False, max_moves: int | None = None,
              prior_moves=()):
-    """`bots`: the seats bots play, random bots for a set, seat -> bot spec for a dict.
+    """`input_fn`: reads a line after a prompt (default: `input`, looked up when called).
+    `bots`: the seats bots play, random bots for a set, seat -> bot spec for a dict.
     `prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
     save's), so that saves and the log written here record the whole game."""
+    input_fn = input_fn or input
     history = []  # (state_before, move)
     bots_at_table = TableBots(bot_seed, bots if isinstance(bots, dict) else None)
     humans = [p for p in range(game.player_count) if p not in bots]
     table = Table(humans)
     seated = None  # the human whose view the screen shows
     shown_turn = None
-    while not game.is_terminal(state):
+    leaving = False  # q or the end of input: the game stops, and the log is still written
+    while not leaving and not game.is_terminal(state):
         if max_moves is not None and len(history) >= max_moves:
             console.print(f"[yellow]{phrase(lang, 'stopped after {n} moves', n=max_moves)}[/]")
             break
@@ -102,7 +105,7 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
                 input_fn(phrase(lang, "player {p}: take the seat and press Enter", p=player) + " ")
             except EOFError:
                 console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
-                return state, history
+                break
         seated = player
         rule(phrase(lang, "player {p} to move", p=player) +
                      (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
@@ -115,9 +118,11 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
                 answer = input_fn(phrase(lang, "player {p}", p=player) + "> ").strip()
             except EOFError:
                 console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
-                return state, history
+                leaving = True
+                break
             if answer in ("q", "quit"):
-                return state, history
+                leaving = True
+                break
             if answer in ("?", "help"):
                 for line in help_lines(lang):
                     console.print(escape(line))
