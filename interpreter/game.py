@@ -978,6 +978,13 @@ class Game:
         from .outcome import estimates
         return estimates(self, state)
 
+    def summary(self, state: State) -> list:
+        """The player panel: one `SummaryRow(name, values)` per entry of the ruleset's
+        `summary:`, each value a player's (empty when the ruleset has none).  Only public
+        values, so any seat may be shown all of it (summary.py)."""
+        from .summary import summary
+        return summary(self, state)
+
     def render(self, state: State, player: int, lang: str | None = None, width: int | None = None) -> str:
         """The table as `player` sees it, as text (display.py): the same text `meeple play`
         shows before that player's decision, made from their view alone.  Given the
