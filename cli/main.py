@@ -138,7 +138,12 @@ def play(game: str = game_argument(),
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
          option: Optional[List[str]] = game_options_option(),
-         max_moves: Optional[int] = typer.Option(None, "--max-moves", help="stop after this many moves (the log still records them)"),
+         max_moves: Optional[int] = typer.Option(None, "--max-moves", help="stop after this many moves (the log "
+                                                 "still records them)"),
+         full: bool = typer.Option(False, "--full", help="show the whole table at every decision (default: the "
+                                   "compact screen: the panel, what happened, your area, your moves; t shows the table)"),
+         auto: bool = typer.Option(True, "--auto/--no-auto", help="play a decision that has only one legal move "
+                                   "for you, with a line saying so"),
          backend: Optional[str] = _backend_option()):
     """Play a game in the terminal, hot-seat and/or against bots."""
     from .play import run_play
@@ -160,7 +165,7 @@ def play(game: str = game_argument(),
     console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {phrase(lang, '{n} players', n=g.player_count)}" +
                   (f" · {phrase(lang, 'a saved game, after {n} moves', n=len(prior))}" if load else ""))
     run_play(g, state, seed, seats, lang, str(log) if log else None,
-             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
+             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior, full=full, auto=auto)
 
 
 @app.command()

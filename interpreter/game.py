@@ -978,6 +978,20 @@ class Game:
         from .outcome import estimates
         return estimates(self, state)
 
+    def move_costs(self, state: State, move: Move) -> list:
+        """What a legal move's action declares it costs (`cost:`), as (variable, amount)
+        pairs evaluated for this move: a menu shows the price of each choice with it."""
+        action = self.rules.actions.get(move.action)
+        if action is None or not action.costs:
+            return []
+        ctx = Ctx(self, state)
+        ctx.bindings["player"] = move.player
+        ctx.bindings.update(move.args)
+        try:
+            return [(place_fn(ctx).decl.name, amount_fn(ctx)) for place_fn, amount_fn, _ in action.costs]
+        except EvalError as exc:
+            raise RuleError(exc.code, exc.message, exc.span) from None
+
     def summary(self, state: State) -> list:
         """The player panel: one `SummaryRow(name, values)` per entry of the ruleset's
         `summary:`, each value a player's (empty when the ruleset has none).  Only public
