@@ -56,14 +56,19 @@ def _cell(value, lang) -> str:
 
 def compact_lines(game, view: dict, lang: str | None, width: int | None) -> list[str]:
     """The deciding player's own area and the common table as the full table shows them
-    (less the rows that hold nothing), and a board drawn as a grid (a chess board, a go board); the other players' areas and
-    boards listed place by place are left to the full table (`t`)."""
+    (less the rows that hold nothing), and a board drawn as a grid (a chess board, a go
+    board).  The other players' areas are shown only where no panel sums them up; boards
+    listed place by place are left to the full table (`t`)."""
     from meeple.interpreter.display import TableText
     table = TableText(game, view, lang, width)
     lines = []
     blank = {table.words("empty"), table.words("nothing")}  # rows of nothing are left to the full table
-    for title, rows in ((table.words("your area (player {p})", p=view["viewer"]), table.area(view["viewer"])),
-                        (table.words("table"), table.common())):
+    viewer = view["viewer"]
+    sections = [(table.words("your area (player {p})", p=viewer), table.area(viewer))]
+    if not game.rules.ruleset.summary:  # no panel to sum the others up: their areas, then
+        sections += [(table.words("player {p}", p=p), table.area(p)) for p in range(game.player_count) if p != viewer]
+    sections.append((table.words("table"), table.common()))
+    for title, rows in sections:
         rows = [(name, value) for name, value in rows if value not in blank]
         if rows:
             pad = max(len(name) for name, _ in rows)
