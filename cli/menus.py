@@ -6,8 +6,8 @@
   number, each amount shown with what it costs where the action declares a `cost:`.
 - What can be typed: a row's number, a move's text as the game writes it
   (`buy_gems(gem=ruby,marker=0,n=2)`) or as the menu shows it (`buy gems: gem=ruby, ...`),
-  an action's name or label (its group), and a move with parameters left out: each left-out
-  parameter takes its first choice, and the move taken is said.
+  an action's name or label (its group), and a move with parameters left out: played when
+  one legal move has the parameters given (and said), else asked for step by step.
 - A bare item or value (a card's id) lists the moves that use it; a number out of range
   says the range.
 
@@ -166,7 +166,8 @@ class MoveChooser:
         try:
             return self.game.parse_move(self.state, text, self.player)
         except IllegalMove as exc:
-            move = self._with_first_choices(text) or self._uses(text)
+            move = self._with_parameters_left_out(text)
+            move = self._uses(text) if move is None else move
             if move is None:
                 raise
             return move or None
@@ -196,21 +197,24 @@ class MoveChooser:
         self.narrowing = None
         return False
 
-    def _with_first_choices(self, text: str):
-        """`action(some=...)` with parameters left out: the first legal move that has the
-        ones given, said before it is played; None when no move has them."""
+    def _with_parameters_left_out(self, text: str):
+        """`action(some=...)` with parameters left out: the one legal move that has the ones
+        given, said before it is played; where several have them, the step that asks the
+        next parameter among those moves (''); None when no move has them."""
         m = re.fullmatch(r"\s*([\w-]+)\s*\((.*)\)\s*", text)
         if not m:
             return None
         given = dict(_args_of(f"{m.group(1)}({m.group(2)})"))
-        for i, move in enumerate(self.moves):
-            args = self.args[i]
-            if move.action == m.group(1) and set(given) < set(args) and \
-                    all(_plain(args[k]) == _plain(v) for k, v in given.items()):
-                console.print(escape(phrase(self.lang, "taken as {move} (a parameter left out takes its first choice)",
-                                            move=self.canonical[i])))
-                return move
-        return None
+        fitting = [i for i, move in enumerate(self.moves) if move.action == m.group(1) and set(given) < set(self.args[i])
+                   and all(_plain(self.args[i][k]) == _plain(v) for k, v in given.items())]
+        if not fitting:
+            return None
+        if len(fitting) == 1:
+            console.print(escape(phrase(self.lang, "taken as {move}", move=self.canonical[fitting[0]])))
+            return self.moves[fitting[0]]
+        self.narrowing = fitting
+        self._show_step()
+        return ""
 
     def _uses(self, text: str):
         """A bare value (an item's id, a place): the moves that use it; '' when some do."""
@@ -245,12 +249,12 @@ def _args_of(text: str) -> list[tuple[str, str]]:
 
 
 def _amounts(values: list[str]) -> list[int]:
-    """The values as whole numbers when they are more than two consecutive ones (an
-    amount to choose by typing it), else []."""
+    """The values as whole numbers when they are consecutive ones (an amount to choose by
+    typing it), else []."""
     try:
         numbers = sorted(int(v) for v in values)
     except (TypeError, ValueError):
         return []
-    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+    if len(numbers) > 1 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
         return numbers
     return []

@@ -63,8 +63,7 @@ PHRASES = {
         "no move is numbered {n}; choose 1 to {last}": "nincs {n}. számú lépés; válassz 1 és {last} között",
         "choose a number from {lo} to {hi}": "válassz egy számot {lo} és {hi} között",
         "no choice is numbered {n}; choose 1 to {last}": "nincs {n}. számú lehetőség; válassz 1 és {last} között",
-        "taken as {move} (a parameter left out takes its first choice)":
-            "így értve: {move} (a kihagyott paraméter az első lehetőségét kapja)",
+        "taken as {move}": "így értve: {move}",
         "{value} is used by these moves; type one, or its number:":
             "{value} ezekben a lépésekben szerepel; írd be az egyiket vagy a számát:",
         "player {p}: the only move, {move}, is played for you":

@@ -37,10 +37,11 @@ def test_a_long_list_is_grouped_by_action_and_an_amount_is_a_number_with_its_cos
     assert moves == ["buy_gems(gem=ruby,marker=0,n=3)"]
 
 
-def test_a_parameter_left_out_takes_its_first_choice_and_says_so(tmp_path):
-    out, moves = _play(ZAVANDOR, ["buy_gems(gem=ruby,n=2)", "q"], tmp_path)
-    assert "taken as buy_gems(gem=ruby,marker=0,n=2)" in out
-    assert moves == ["buy_gems(gem=ruby,marker=0,n=2)"]
+def test_a_parameter_left_out_is_filled_when_one_move_has_the_rest_and_asked_otherwise(tmp_path):
+    out, moves = _play(ZAVANDOR, ["buy_gems(gem=ruby,n=2)", "sell_gems(gem=ruby)", "2", "q"], tmp_path)
+    assert "taken as buy_gems(gem=ruby,marker=0,n=2)" in out  # no discount marker held: 0 is the only one
+    assert "Sell gems — number: a number from 1 to 2" in out  # how many rubies to sell is asked
+    assert moves == ["buy_gems(gem=ruby,marker=0,n=2)", "sell_gems(gem=ruby,n=2)"]
 
 
 def test_the_label_form_is_typed_as_well_as_the_canonical_one(tmp_path):
