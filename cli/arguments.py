@@ -3,9 +3,14 @@ seats that must exist, counts that must be positive, formats a command can write
 Each bad value ends in one clear line on stderr (exit 2), before any work is done."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import List, Optional
 
 from meeple.interpreter.analysis.sampling import RANDOM_GAME_MOVES  # noqa: F401 - the CLI's default too
+
+from meeple.interpreter import load_game
+from meeple.interpreter.runtime.loading import BACKENDS
 
 from .render import fail
 
@@ -73,3 +78,33 @@ def saved_setup(path: Path) -> tuple[int | None, dict | None]:
     players, options = data.get("players"), data.get("options")
     return (players if isinstance(players, int) and not isinstance(players, bool) else None,
             options if isinstance(options, dict) else None)
+
+
+def checked_backend(backend: Optional[str]) -> Optional[str]:
+    if backend is not None and backend not in BACKENDS:
+        fail(f"unknown back end '{backend}'; back ends: {', '.join(BACKENDS)}")
+    return backend
+
+
+def game_from_options(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None,
+          refused_as: str = "", preset: Optional[dict] = None):
+    """`preset`: options already read (a save's), used when no -o is given."""
+    backend = checked_backend(backend)
+    opts = dict(preset) if preset and not options else {}
+    for o in options or []:
+        key, eq, value = o.partition("=")
+        if not eq:
+            fail(f"option '{o}' must be written name=value")
+        opts[key] = parsed_option_value(value)
+    try:
+        return load_game(name, players, opts, backend)
+    except ValueError as exc:
+        fail(refused_as + str(exc))
+
+
+def parsed_option_value(text: str):
+    """Option values on the command line: JSON where it parses (1, true, [3, 4, 5]), else text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

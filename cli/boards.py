@@ -12,6 +12,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
+from .common_options import checked_lang, lang_option, players_option
+from .arguments import game_from_options
 from .render import console, fail
 
 FORMATS = ("text", "svg")
@@ -21,23 +23,23 @@ def board(game: str = typer.Argument(..., help="a shipped ruleset name or a path
           player: int = typer.Option(0, "--player", help="whose view is drawn"),
           seed: int = typer.Option(0, "--seed", "-s", help="seed of the game's chance and of the random moves"),
           moves: int = typer.Option(0, "--moves", help="play this many random moves first"),
-          players: Optional[int] = typer.Option(None, "--players", "-p"),
+          players: Optional[int] = players_option(),
           name: Optional[str] = typer.Option(None, "--board", help="which board (default: every board; "
                                                                     "for SVG the first)"),
           fmt: Optional[str] = typer.Option(None, "--format", "-f", help="text or svg (svg when -o is given)"),
           output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the picture to this file"),
-          lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
+          lang: Optional[str] = lang_option(),
           option: Optional[List[str]] = typer.Option(None, "--option", help="name=value (a grid's size may "
                                                                              "depend on one)")):
     """Draw a game's board as one player sees it: a text map, or an SVG picture."""
     from meeple.interpreter.presentation.board_export import board_as_svg, board_as_text, drawn_boards
-    from .main import _game
     fmt = fmt or ("svg" if output else "text")
     if fmt not in FORMATS:
         fail(f"unknown format '{fmt}'; formats: {', '.join(FORMATS)}")
     if moves < 0:
         fail("--moves must be at least 0")
-    g = _game(game, players, option)
+    g = game_from_options(game, players, option)
+    lang = checked_lang(g.rules.ruleset, lang)
     if not 0 <= player < g.player_count:
         fail(f"--player must be 0 to {g.player_count - 1} for {g.player_count} players")
     names = drawn_boards(g)

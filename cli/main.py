@@ -16,16 +16,32 @@ from rich.markup import escape
 
 from meeple.dsl.diagnostics import Diagnostic, RulesetError
 from meeple.dsl.eval_errors import EvalError
-from meeple.interpreter import RuleError, load_game, load_rules, list_rulesets
+from meeple.interpreter import RuleError, load_rules, list_rulesets
 from meeple.interpreter.runtime.loading import BACKENDS
 from meeple.interpreter.persistence.saves import CorruptFile
 
-from .arguments import RANDOM_GAME_MOVES, at_least, bot_seats, known_format, saved_setup, seat_bots
+from .common_options import (checked_lang, game_argument, game_options_option, games_option, lang_option,
+                             players_option, seed_option)
+from .arguments import (RANDOM_GAME_MOVES, at_least, bot_seats, checked_backend, game_from_options, known_format,
+                        saved_setup, seat_bots)
 from .render import console, error_console, fail, print_diagnostics
 from .where_options import batch_option, jobs_option, ray_address_option, ray_option, ray_target
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="meeple: board games written as data, and one interpreter that runs them.")
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+        console.print(f"meeple {version('meeple')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _top(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                      help="print meeple's version and exit")):
+    """meeple: board games written as data, and one interpreter that runs them."""
 
 
 BACKEND_HELP = f"which back end runs the rules: {' or '.join(BACKENDS)} (the same game, at different speeds)"
@@ -35,33 +51,11 @@ def _backend_option():
     return typer.Option(None, "--backend", help=BACKEND_HELP)
 
 
-def _checked_backend(backend: Optional[str]) -> Optional[str]:
-    if backend is not None and backend not in BACKENDS:
-        fail(f"unknown back end '{backend}'; back ends: {', '.join(BACKENDS)}")
-    return backend
-
-
-def _game(name: str, players: Optional[int], options: Optional[List[str]] = None, backend: Optional[str] = None,
-          refused_as: str = "", preset: Optional[dict] = None):
-    """`preset`: options already read (a save's), used when no -o is given."""
-    backend = _checked_backend(backend)
-    opts = dict(preset) if preset and not options else {}
-    for o in options or []:
-        key, eq, value = o.partition("=")
-        if not eq:
-            fail(f"option '{o}' must be written name=value")
-        opts[key] = _parse_value(value)
-    try:
-        return load_game(name, players, opts, backend)
-    except ValueError as exc:
-        fail(refused_as + str(exc))
-
-
 def _game_for_save(name: str, path: Path, players: Optional[int], options, backend):
     """The game a save continues: with the save's own player count and options unless -p
     or -o is given (one that differs from the save's is then refused, at the save's field)."""
     saved_players, saved_options = saved_setup(path)
-    return _game(name, players if players is not None else saved_players, options, backend,
+    return game_from_options(name, players if players is not None else saved_players, options, backend,
                  refused_as=f"{path}: ", preset=saved_options)
 
 
@@ -76,14 +70,6 @@ def _read_save(g, path: Path):
 
 def _load_save(g, path: Path):
     return _read_save(g, path).state
-
-
-def _parse_value(text: str):
-    """Option values on the command line: JSON where it parses (1, true, [3, 4, 5]), else text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 @app.command()
@@ -112,22 +98,28 @@ def validate(paths: List[Path] = typer.Argument(..., help="ruleset files or fold
 
 
 @app.command()
-def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
+def play(game: str = game_argument(),
+         players: Optional[int] = players_option(),
          seed: Optional[int] = typer.Option(None, "--seed", "-s",
                                             help="seed of the game's chance (default: a fresh one, "
                                                  "shown when the game is over)"),
          bots: str = typer.Option("", "--bots", "-b", help="seats played by bots: 'all' or e.g. '1,2' (random "
                                   "bots), or seats with their bots, e.g. '1=mcts:2000,2=ismcts:1.5s'"),
-         lang: Optional[str] = typer.Option(None, "--lang", help="language of the ruleset's labels"),
+         lang: Optional[str] = lang_option(),
          load: Optional[Path] = typer.Option(None, "--load", help="continue a saved state"),
          log: Optional[Path] = typer.Option(None, "--log", help="write a replay log here"),
-         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="name=value"),
-         max_moves: Optional[int] = typer.Option(None, "--max-moves"),
+         option: Optional[List[str]] = game_options_option(),
+         max_moves: Optional[int] = typer.Option(None, "--max-moves", help="stop after this many moves (the log "
+                                                 "still records them)"),
+         full: bool = typer.Option(False, "--full", help="show the whole table at every decision (default: the "
+                                   "compact screen: the panel, what happened, your area, your moves; t shows the table)"),
+         auto: bool = typer.Option(True, "--auto/--no-auto", help="play a decision that has only one legal move "
+                                   "for you, with a line saying so"),
          backend: Optional[str] = _backend_option()):
     """Play a game in the terminal, hot-seat and/or against bots."""
     from .play import run_play
-    g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
+    g = _game_for_save(game, load, players, option, backend) if load else game_from_options(game, players, option, backend)
+    lang = checked_lang(g.rules.ruleset, lang)
     seats = bot_seats(bots, g.player_count)
     prior = []
     if load:
@@ -144,16 +136,16 @@ def play(game: str = typer.Argument(..., help="a shipped ruleset name or a path"
     console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/] · {phrase(lang, '{n} players', n=g.player_count)}" +
                   (f" · {phrase(lang, 'a saved game, after {n} moves', n=len(prior))}" if load else ""))
     run_play(g, state, seed, seats, lang, str(log) if log else None,
-             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior)
+             bot_seed=bot_seed, max_moves=max_moves, prior_moves=prior, full=full, auto=auto)
 
 
 @app.command()
-def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, "--seed", "-s"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
+def demo(game: str = game_argument("tic-tac-toe"), seed: int = seed_option(1, "seed of the game's chance and the bots"),
+         players: Optional[int] = players_option(),
          backend: Optional[str] = _backend_option()):
     """Watch a full game between random bots, turn by turn."""
     from .play import run_play
-    g = _game(game, players, backend=backend)
+    g = game_from_options(game, players, backend=backend)
     console.print(f"[bold]{escape(g.rules.ruleset.game.title)}[/]: {g.player_count} random bots, seed {seed}")
     state, _ = run_play(g, g.new_state(seed), seed, set(range(g.player_count)), None, None, bot_seed=seed)
     from .render import show_view
@@ -161,12 +153,12 @@ def demo(game: str = typer.Argument("tic-tac-toe"), seed: int = typer.Option(1, 
 
 
 @app.command(context_settings={"allow_interspersed_args": True})
-def simulate(game: str,
+def simulate(game: str = game_argument(),
              more_bots: Optional[List[str]] = typer.Argument(None, hidden=True, metavar="",
                                                              help="the rest of --bots' specs"),
-             games: int = typer.Option(100, "--games", "-n"),
-             players: Optional[int] = typer.Option(None, "--players", "-p"),
-             seed: int = typer.Option(0, "--seed", "-s"),
+             games: int = games_option(),
+             players: Optional[int] = players_option(),
+             seed: int = seed_option(0, "the first game's seed; game i is played with seed + i"),
              as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
              max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer"),
              check: bool = typer.Option(False, "--check", help="test the invariants after every move"),
@@ -176,7 +168,7 @@ def simulate(game: str,
              batch: int = batch_option(),
              out: Optional[Path] = typer.Option(None, "--out", help="write one record per game here "
                                                                      "(.parquet or .jsonl; docs/simulation.md)"),
-             option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+             option: Optional[List[str]] = game_options_option(),
              bots: Optional[List[str]] = typer.Option(None, "--bots", "-b",
                                                       help="the bots: one for every seat or one per seat, "
                                                            "e.g. --bots mcts:200 random (default: random)"),
@@ -190,7 +182,7 @@ def simulate(game: str,
     where = ray_target(ray, ray_address, jobs, batch)
     if more_bots and not bots:
         fail(f"unexpected argument '{more_bots[0]}' (bots are given after --bots)")
-    g = _game(game, players, option, backend)
+    g = game_from_options(game, players, option, backend)
     seats = seat_bots(list(bots) + list(more_bots or ()), g.player_count) if bots else None
     try:
         if out is not None:
@@ -209,22 +201,22 @@ def simulate(game: str,
 
 @app.command(context_settings={"allow_extra_args": True})
 def tournament(ctx: typer.Context,
-               game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+               game: str = game_argument(),
                bots: List[str] = typer.Option(..., "--bots", "-b",
                                               help="the bots, after the game: --bots random mcts:500 "
                                                    "ismcts:1.5s (a bot named twice plays as two)"),
-               games: int = typer.Option(100, "--games", "-n"),
+               games: int = games_option(),
                players: Optional[int] = typer.Option(None, "--players", "-p",
                                                      help="default: one seat per bot when the game allows "
                                                           "it, else the game's smallest table"),
-               seed: int = typer.Option(0, "--seed", "-s"),
+               seed: int = seed_option(0, "seed of the games' chance and the bots"),
                jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (the results do not "
                                         "depend on it)"),
                as_json: Optional[str] = typer.Option(None, "--json", help="write the results and every "
                                                      "game's record to FILE, or to standard output with -"),
                max_moves: int = typer.Option(100_000, "--max-moves", help="stop a game that runs longer "
                                              "(it then counts for nothing)"),
-               option: Optional[List[str]] = typer.Option(None, "--option", "-o"),
+               option: Optional[List[str]] = game_options_option(),
                backend: Optional[str] = _backend_option()):
     """Bots against bots with the seats rotated: win rates with 95 % confidence
     intervals, ratings, and the balance between seats."""
@@ -242,12 +234,12 @@ def tournament(ctx: typer.Context,
         for text in texts:
             parse_bot_spec(text)
         if players is None:
-            info = load_rules(game, _checked_backend(backend)).ruleset.game
+            info = load_rules(game, checked_backend(backend)).ruleset.game
             players = default_players(len(texts), info.min_players, info.max_players)
         seating_cycle(len(texts), players)
     except (BotSpecError, TournamentError) as exc:
         fail(str(exc))
-    g = _game(game, players, option, backend)
+    g = game_from_options(game, players, option, backend)
     summary = run_tournament(g, texts, games, seed, max_moves, jobs=jobs, progress=as_json != "-")
     if as_json is not None:
         text = json.dumps(reproducible_part(summary), indent=1)
@@ -260,7 +252,7 @@ def tournament(ctx: typer.Context,
 
 
 @app.command()
-def replay(log: Path,
+def replay(log: Path = typer.Argument(..., help="a replay log written by meeple play --log"),
            rules: Optional[Path] = typer.Option(None, "--rules", help="the ruleset's file or folder, for a "
                                                 "log of a ruleset that is not shipped"),
            backend: Optional[str] = _backend_option(),
@@ -272,7 +264,7 @@ def replay(log: Path,
     """Replay a log; exit 0 if it reproduces, 1 if it diverges, 2 if it is corrupt."""
     from meeple.interpreter import Game
     from meeple.interpreter.persistence.saves import game_for_log, read_log, replay as do_replay
-    backend = _checked_backend(backend)
+    backend = checked_backend(backend)
     data = read_log(log)
     g = game_for_log(data, log, rules)
     if backend is not None and backend != g.backend:
@@ -306,14 +298,15 @@ def replay(log: Path,
 
 
 @app.command()
-def explain(game: str, lang: Optional[str] = typer.Option(None, "--lang")):
+def explain(game: str = game_argument(), lang: Optional[str] = lang_option()):
     """Show a ruleset's phases and actions with their rulebook citations."""
     from .explain import print_explanation
-    print_explanation(load_rules(game), lang)
+    rules = load_rules(game)
+    print_explanation(rules, checked_lang(rules.ruleset, lang))
 
 
 @app.command()
-def conformance(game: str, as_json: bool = typer.Option(False, "--json")):
+def conformance(game: str = game_argument(), as_json: bool = typer.Option(False, "--json", help="print the report as JSON")):
     """Each rulebook page or section with the spec elements and scenarios citing it.
     Exit 1 when a section is uncited, untested, or a citation names no section."""
     from meeple.interpreter.analysis.conformance import conformance_report
@@ -356,22 +349,22 @@ def test_cmd(paths: List[Path] = typer.Argument(..., help="scenario files or fol
 
 
 @app.command()
-def graph(game: str,
+def graph(game: str = game_argument(),
           states: bool = typer.Option(False, "--states", help="explore the reachable states"),
           flow: bool = typer.Option(False, "--flow", help="export the flow graph (the default)"),
           sample_n: int = typer.Option(0, "--sample", help="estimate statistics from N random playouts"),
           max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
                                         help="with --sample: stop a random game that runs longer"),
-          players: Optional[int] = typer.Option(None, "--players", "-p"),
-          seed: int = typer.Option(0, "--seed", "-s"),
+          players: Optional[int] = players_option(),
+          seed: int = seed_option(0, "seed of the game's chance (and of --sample's games)"),
           load: Optional[Path] = typer.Option(None, "--load", help="explore from a saved state"),
-          depth: Optional[int] = typer.Option(None, "--depth"),
-          max_states: Optional[int] = typer.Option(None, "--max-states"),
+          depth: Optional[int] = typer.Option(None, "--depth", help="explore at most this many moves deep"),
+          max_states: Optional[int] = typer.Option(None, "--max-states", help="stop exploring after this many states"),
           seconds: Optional[float] = typer.Option(None, "--time", help="stop exploring after this many seconds"),
           fmt: Optional[str] = typer.Option(None, "--format", "-f", help="svg, dot, graphml or json"),
-          output: Optional[Path] = typer.Option(None, "--output", "-o"),
+          output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the graph here (default: standard output)"),
           as_json: bool = typer.Option(False, "--json", help="statistics as JSON"),
-          option: Optional[List[str]] = typer.Option(None, "--option"),
+          option: Optional[List[str]] = game_options_option(),
           backend: Optional[str] = _backend_option()):
     """The flow graph, the explored state graph (--states) or sampled statistics (--sample N)."""
     from .graph_svg import DrawingError
@@ -381,7 +374,7 @@ def graph(game: str,
     if fmt is not None:
         known_format(fmt, FORMATS)
     if states or sample_n:
-        g = _game_for_save(game, load, players, option, backend) if load else _game(game, players, option, backend)
+        g = _game_for_save(game, load, players, option, backend) if load else game_from_options(game, players, option, backend)
         if sample_n:
             from meeple.interpreter.analysis.sampling import sample
             report = sample(g, sample_n, seed, max_moves)
@@ -419,9 +412,9 @@ def graph(game: str,
 
 
 @app.command()
-def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
-         players: Optional[int] = typer.Option(None, "--players", "-p"),
-         seed: int = typer.Option(0, "--seed", "-s"),
+def lint(game: str = game_argument(), sample_n: int = typer.Option(0, "--sample", help="also play N random games"),
+         players: Optional[int] = players_option(),
+         seed: int = seed_option(0, "with --sample: the first random game's seed"),
          max_moves: int = typer.Option(RANDOM_GAME_MOVES, "--max-moves",
                                        help="with --sample: stop a random game that runs longer"),
          backend: Optional[str] = _backend_option()):
@@ -430,8 +423,8 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
     from meeple.interpreter.analysis.lint import lint as run_lint
     at_least(sample_n, 0, "--sample")
     at_least(max_moves, 1, "--max-moves")
-    rules = load_rules(game, _checked_backend(backend))
-    g = _game(game, players, backend=backend) if sample_n else None
+    rules = load_rules(game, checked_backend(backend))
+    g = game_from_options(game, players, backend=backend) if sample_n else None
     diags, _ = run_lint(rules, g, sample_n, seed, max_moves)
     print_diagnostics(diags)
     console.print(f"{len(diags)} warning(s)" + (f" ({sample_n} random games played)" if sample_n else ""))
@@ -441,18 +434,18 @@ def lint(game: str, sample_n: int = typer.Option(0, "--sample", help="also play 
 @app.command()
 def bench(games: List[str] = typer.Argument(None, help="rulesets (default: every shipped one)"),
           seconds: float = typer.Option(3.0, "--seconds", help="seconds per measurement (each runner plays at least six games)"),
-          as_json: bool = typer.Option(False, "--json"),
+          as_json: bool = typer.Option(False, "--json", help="print the measurements as JSON"),
           backend: Optional[str] = typer.Option(None, "--backend", help="measure only this back end "
                                                 "(default: both, with their ratio)")):
     """Playouts/s, moves/s, legal-move time and memory per state of each back end,
     next to the step API, the hand-written baselines and OpenSpiel's game of the same rules."""
     from meeple.benchmarks.playouts import run_bench
-    backend = _checked_backend(backend)
+    backend = checked_backend(backend)
     run_bench(games or None, seconds, as_json, (backend,) if backend else BACKENDS)
 
 
 @app.command("compile")
-def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or a path"),
+def compile_cmd(game: str = game_argument(),
                 output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here "
                                                       "(default: standard output)"),
                 explain: bool = typer.Option(False, "--explain", help="instead of the module, say which "
@@ -474,9 +467,9 @@ def compile_cmd(game: str = typer.Argument(..., help="a shipped ruleset name or 
 
 
 @app.command()
-def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
-                players: Optional[int] = typer.Option(None, "--players", "-p"),
-                output: Optional[Path] = typer.Option(None, "--output", "-o"),
+def playthrough(game: str = game_argument(), seed: int = seed_option(1, "seed of the game's chance and the bots"),
+                players: Optional[int] = players_option(),
+                output: Optional[Path] = typer.Option(None, "--output", "-o", help="write it here (default: standard output)"),
                 moves: int = typer.Option(400, "--moves", help="record at most this many moves"),
                 views_every: int = typer.Option(1, "--views-every", help="record every player's view at "
                                                 "every K-th step (and the last), to keep a long game's file small"),
@@ -485,7 +478,7 @@ def playthrough(game: str, seed: int = typer.Option(1, "--seed", "-s"),
     and the legal moves."""
     from meeple.interpreter.analysis.playthrough import playthrough_lines
     at_least(views_every, 1, "--views-every")
-    lines = playthrough_lines(game, players, seed, max_moves=moves, backend=_checked_backend(backend),
+    lines = playthrough_lines(game, players, seed, max_moves=moves, backend=checked_backend(backend),
                               views_every=views_every)
     text = "\n".join(lines) + "\n"
     if output:

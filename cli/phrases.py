@@ -55,6 +55,20 @@ PHRASES = {
         "saved to {path}": "mentve ide: {path}",
         "replay log not written:": "a visszajátszási napló nem készült el:",
         "replay log written to {path}": "a visszajátszási napló elkészült: {path}",
+        "you": "te",
+        "back from a choice to all your moves": "egy választásból vissza az összes lépésedhez",
+        "{n} choices": "{n} lehetőség",
+        "a number from {lo} to {hi}": "egy szám {lo} és {hi} között",
+        "b: back to all moves": "b: vissza az összes lépéshez",
+        "no move is numbered {n}; choose 1 to {last}": "nincs {n}. számú lépés; válassz 1 és {last} között",
+        "choose a number from {lo} to {hi}": "válassz egy számot {lo} és {hi} között",
+        "no choice is numbered {n}; choose 1 to {last}": "nincs {n}. számú lehetőség; válassz 1 és {last} között",
+        "taken as {move}": "így értve: {move}",
+        "{value} is used by these moves; type one, or its number:":
+            "{value} ezekben a lépésekben szerepel; írd be az egyiket vagy a számát:",
+        "player {p}: the only move, {move}, is played for you":
+            "{p}. játékos: az egyetlen lehetséges lépés, {move}, megtörtént helyetted",
+        "the whole table, as you see it": "az egész asztal, ahogy látod",
         # The interpreter's messages: its refusals (Rejection.template) and how a game ends.
         "the game is over": "a játéknak vége",
         "the flow of play is complete": "a játékmenet véget ért",

@@ -1,7 +1,8 @@
 """Interactive play: hot-seat and/or bots, each human sees only their own view.
 
-At a prompt: a move's number or its text; `u` undoes your last move (and the
-bot moves after it); `s FILE` saves; `?` lists the moves again; `q` quits.
+At a prompt: a move's number or its text (menus.py); `t` shows the whole table; `u` undoes
+your last move (and the bot moves after it); `s FILE` saves; `?` lists the moves again;
+`q` quits.
 
 What reaches the screen before a human decides is what that human may know:
 their own view, and the moves made since their last decision as they read
@@ -19,11 +20,13 @@ from meeple.bots import RandomBot, bot_move, make_bot
 from meeple.interpreter import IllegalMove
 from meeple.interpreter.persistence.saves import save_state, write_log
 
-from .narration_lines import print_narration
+from .narration_lines import narration_lines, print_narration
 from .phrases import phrase
 from .prompt_commands import help_lines, log_lines, rules_lines, why_line
 from .refusals import did_you_mean, rejection_text, said
-from .render import console, label, move_text, rule, show_moves, show_view
+from .menus import MoveChooser
+from .render import console, label, move_text, rule, show_view
+from .screen import show_decision_screen, show_news
 
 
 class TableBots:
@@ -43,27 +46,28 @@ class TableBots:
 
 
 class Table:
-    """The moves each human has not been shown yet, as indexes into the history: the others'
-    moves, and their own, whose narrated resolutions they have not read yet."""
+    """Where each human's news starts: the history index after their last decision.  The
+    news of a decision is every move since (their own left out) with what the rules logged
+    after it, so a player also reads what their own last move set off."""
 
     def __init__(self, humans):
-        self.unseen = {h: [] for h in humans}
-
-    def record(self, index, move):
-        for pending in self.unseen.values():
-            pending.append(index)
+        self.since = {h: 0 for h in humans}
 
     def forget_from(self, index):
-        for h in self.unseen:
-            self.unseen[h] = [i for i in self.unseen[h] if i < index]
+        for h in self.since:
+            self.since[h] = min(self.since[h], index)
 
-    def tell(self, game, history, human, lang):
-        for i in self.unseen[human]:
+    def news(self, game, history, state, human, lang) -> list[str]:
+        lines = []
+        for i in range(self.since[human], len(history)):
             before, move = history[i]
+            after = history[i + 1][0] if i + 1 < len(history) else state
             if move.player != human:
-                console.print(f"  {escape(news_line(game, before, move, human, lang))}")
-            print_narration(game, before, move, human, lang)
-        self.unseen[human] = []
+                lines.append(news_line(game, before, move, human, lang))
+            lines += list(after.log[len(before.log):])  # the log is public: every view holds it
+            lines += narration_lines(game, before, move, human, lang)  # what the rules did, as this seat reads it
+        self.since[human] = len(history)
+        return lines
 
 
 def news_line(game, before, move, viewer, lang) -> str:
@@ -75,18 +79,24 @@ def news_line(game, before, move, viewer, lang) -> str:
 
 
 def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, log_path: str | None,
-             bot_seed: int, input_fn=input, quiet_bots: bool = False, max_moves: int | None = None,
-             prior_moves=()):
-    """`bots`: the seats bots play, random bots for a set, seat -> bot spec for a dict.
+             bot_seed: int, input_fn=None, quiet_bots: bool = False, max_moves: int | None = None,
+             prior_moves=(), full: bool = False, auto: bool = True):
+    """`full`: show the whole table at each decision, not the compact screen (screen.py).
+    `auto`: a decision with one legal move is played for the human, with a line saying so.
+    `input_fn`: reads a line after a prompt (default: `input`, looked up when called).
+    `bots`: the seats bots play, random bots for a set, seat -> bot spec for a dict.
     `prior_moves`: the (player, text) moves from `new_state(seed)` to `state` (a loaded
     save's), so that saves and the log written here record the whole game."""
+    input_fn = input_fn or input
     history = []  # (state_before, move)
     bots_at_table = TableBots(bot_seed, bots if isinstance(bots, dict) else None)
     humans = [p for p in range(game.player_count) if p not in bots]
     table = Table(humans)
     seated = None  # the human whose view the screen shows
     shown_turn = None
-    while not game.is_terminal(state):
+    auto_played: set[int] = set()  # history indexes of moves played for a human (never undone alone)
+    leaving = False  # q or the end of input: the game stops, and the log is still written
+    while not leaving and not game.is_terminal(state):
         if max_moves is not None and len(history) >= max_moves:
             console.print(f"[yellow]{phrase(lang, 'stopped after {n} moves', n=max_moves)}[/]")
             break
@@ -95,7 +105,6 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
             move = bots_at_table.move(game, state, player)
             if not humans and not quiet_bots:
                 shown_turn = _spectate(game, state, move, lang, shown_turn)
-            table.record(len(history), move)
             history.append((state, move))
             state = game.apply(state, move)
             continue
@@ -105,26 +114,39 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
                 input_fn(phrase(lang, "player {p}: take the seat and press Enter", p=player) + " ")
             except EOFError:
                 console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
-                return state, history
+                break
         seated = player
-        rule(phrase(lang, "player {p} to move", p=player) +
-                     (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
-        table.tell(game, history, player, lang)
-        show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
         moves = game.legal_moves(state, player)
-        show_moves(game, state, moves, lang)
+        if auto and len(moves) == 1:
+            show_news(table.news(game, history, state, player, lang))
+            console.print(f"[dim]{escape(phrase(lang, 'player {p}: the only move, {move}, is played for you', p=player, move=move_text(game, moves[0], lang, state, player)))}[/]")
+            auto_played.add(len(history))
+            history.append((state, moves[0]))
+            state = game.apply(state, moves[0])
+            continue
+        rule(phrase(lang, "player {p} to move", p=player) +
+             (f" · {label(game, state.phase, lang, 'phase')}" if state.phase else ""))
+        show_decision_screen(game, state, player, lang, table.news(game, history, state, player, lang), full)
+        chooser = MoveChooser(game, state, moves, lang, player)
+        chooser.show()
         while True:
             try:
                 answer = input_fn(phrase(lang, "player {p}", p=player) + "> ").strip()
             except EOFError:
                 console.print(f"\n[yellow]{phrase(lang, 'input ended; game left unfinished')}[/]")
-                return state, history
+                leaving = True
+                break
             if answer in ("q", "quit"):
-                return state, history
+                leaving = True
+                break
             if answer in ("?", "help"):
                 for line in help_lines(lang):
                     console.print(escape(line))
-                show_moves(game, state, moves, lang)
+                chooser.show()
+                continue
+            if answer == "t":
+                show_view(game, game.view(state, player), lang, title=phrase(lang, "what player {p} sees", p=player))
+                chooser.show()
                 continue
             if answer == "log":
                 for line in log_lines(game, history, player, lang):
@@ -138,11 +160,12 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
                 console.print(escape(why_line(game, state, answer[4:].strip(), player, lang)))
                 continue
             if answer == "u":
-                undone = _undo(history, player, humans)
+                undone = _undo(history, player, humans, auto_played)
                 if undone is None:
                     console.print(f"[yellow]{phrase(lang, 'you have no move to undo')}[/]")
                     continue
                 state = undone
+                auto_played = {i for i in auto_played if i < len(history)}
                 table.forget_from(len(history))
                 seated = None if len(humans) > 1 else seated
                 break
@@ -156,23 +179,21 @@ def run_play(game, state, seed: int, bots: set[int] | dict, lang: str | None, lo
                 console.print(escape(phrase(lang, "saved to {path}", path=path)))
                 continue
             try:
-                if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                    move = moves[int(answer) - 1]
-                else:
-                    move = game.parse_move(state, answer, player)
+                move = chooser.answer(answer)
             except IllegalMove as exc:
                 meant = did_you_mean(game, state, exc.move_text, player, exc.rejection.code, lang)
                 console.print(f"[red]{phrase(lang, 'illegal:')}[/] "
                               f"{escape(rejection_text(game, exc.rejection, lang) + meant)} "
                               f"[dim]\\[{exc.rejection.code}][/]")
                 continue
-            table.record(len(history), move)
+            if move is None:
+                continue
             history.append((state, move))
             state = game.apply(state, move)
             break
     if game.is_terminal(state):
-        for human in humans:  # what the last moves did, the end and why among them
-            table.tell(game, history, human, lang)
+        if len(humans) == 1:  # what the last moves did, before the result
+            show_news(table.news(game, history, state, humans[0], lang))
         show_result(game, state, lang, seed)
     if log_path:
         try:
@@ -197,11 +218,13 @@ def _spectate(game, state, move, lang, shown_turn):
     return (state.phase, player)
 
 
-def _undo(history, player, humans):
-    """Undo back to before this player's last move (dropping the bot moves after it);
-    never past another human's move, which is theirs to take back."""
+def _undo(history, player, humans, auto_played=frozenset()):
+    """Undo back to before this player's last move (dropping the bot moves and the moves
+    played for them after it); never past another human's move, which is theirs to take back."""
     for i in range(len(history) - 1, -1, -1):
         mover = history[i][1].player
+        if mover == player and i in auto_played:
+            continue
         if mover == player:
             state = history[i][0]
             del history[i:]

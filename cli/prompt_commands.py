@@ -13,7 +13,9 @@ from .render import label, move_text
 
 HELP = (
     ("NUMBER or MOVE", "play a listed move, by its number or its text"),
+    ("b", "back from a choice to all your moves"),
     ("? or help", "this help, then your moves again"),
+    ("t", "the whole table, as you see it"),
     ("rules ACTION", "the rule behind an action, with its rulebook page"),
     ("why MOVE", "why a move is not legal now"),
     ("log", "the moves played so far, as you may know them"),

@@ -12,7 +12,7 @@ from .build_support import Reader
 from .generate import build_generate
 from .options import check_option
 from .model import (ActionDecl, BoardDecl, Check, ComponentKind, DefineDecl, EndRule, GameInfo,
-                    OptionDecl, Rulebook, Scoring, SidesDecl, TriggerDecl, VarDecl, ZoneDecl)
+                    OptionDecl, Rulebook, Scoring, SidesDecl, SummaryRow, TriggerDecl, VarDecl, ZoneDecl)
 from .schema import SECTIONS, SINGLE_SECTIONS  # noqa: F401 (load.py reads them from here)
 from .schema.language import UTILITIES
 from .schema.limits import (MAX_BOARD_NODES, MAX_ITEM_COUNT, MAX_PLAYERS, MAX_TOTAL_ITEMS,
@@ -394,6 +394,15 @@ def _secret(r: Reader, node, params) -> bool | tuple:
             r.error("S119", f"'{n}' is not a parameter of this action" + (f"; did you mean '{close[0]}'?"
                     if close else ""), span, suggestions=close)
     return names
+
+
+def build_summary(r: Reader, value) -> list[SummaryRow]:
+    """`summary:`, the player panel: name -> expression, in the order written."""
+    node = r.mapping(value, "summary")
+    if node is None:
+        return []
+    return [SummaryRow(str(name), r.expr(expr, f"the summary's '{name}'", node.span),
+                       node.key_spans.get(name, node.span)) for name, expr in node.items()]
 
 
 def build_checks(r: Reader, value, what: str, span=None) -> list[Check]:

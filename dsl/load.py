@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .build import (SECTIONS, SINGLE_SECTIONS, build_checks, build_end, build_game, build_named,
+from .build import (SECTIONS, SINGLE_SECTIONS, build_checks, build_summary, build_end, build_game, build_named,
                     build_scoring)
 from .build_flow import build_effects, build_flow
 from .build_support import Reader
@@ -123,12 +123,13 @@ def read_ruleset(path: str | Path, texts: dict[Path, str] | None = None
     end = [e for _, v, _ in parts["end"] for e in build_end(r, v)]
     scoring = build_scoring(r, parts["scoring"][0][1]) if parts["scoring"] else None
     invariants = [c for _, v, span in parts["invariants"] for c in build_checks(r, v, "invariants", span)]
+    summary = build_summary(r, parts["summary"][0][1]) if parts["summary"] else []
     diagnostics += r.diagnostics
     if game is None:
         return None, diagnostics
     rs = Ruleset(game, named["components"], named["variables"], named["zones"], named["boards"],
                  named["define"], setup, flow, named["actions"], named["triggers"], end, scoring,
-                 [_display(f) for f in files], digest.hexdigest()[:16], str(path), invariants, fragments)
+                 [_display(f) for f in files], digest.hexdigest()[:16], str(path), invariants, fragments, summary)
     return rs, diagnostics
 
 

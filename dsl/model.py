@@ -277,6 +277,15 @@ class Scoring:
 
 
 @dataclass
+class SummaryRow:
+    """One labelled value of the player panel (`summary:`): `expr` is evaluated for each
+    player with `player` bound, and reads only what every player sees (S130)."""
+    name: str
+    expr: Expr | None
+    span: Span
+
+
+@dataclass
 class Ruleset:
     game: GameInfo
     components: dict[str, ComponentKind]
@@ -295,3 +304,4 @@ class Ruleset:
     root: str  # the folder or file it was loaded from
     invariants: list = field(default_factory=list)  # [Check] that must hold after every move
     fragments: dict = field(default_factory=dict)  # name -> FragmentDecl, already expanded into the flow
+    summary: list = field(default_factory=list)  # [SummaryRow]: the player panel, in order

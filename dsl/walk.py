@@ -232,3 +232,6 @@ def all_sites(rs: Ruleset, scope: Scope) -> Iterator[Site]:
             yield Site(rs.scoring.winners, scope, "list", "the winners")
         if rs.scoring.estimate is not None:
             yield Site(rs.scoring.estimate, player_scope, "value", "the estimate")
+    for row in rs.summary:
+        if row.expr is not None:
+            yield Site(row.expr, player_scope, "value", f"the summary's '{row.name}'")

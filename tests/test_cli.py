@@ -104,7 +104,7 @@ def test_a_save_from_changed_rules_loads_with_a_warning(tmp_path):
     save.write_text(json.dumps(data))
     # Options given again must be the save's; left out, the save's own are used, and the
     # moves saved then do not replay to the state saved.
-    r = meeple("play", "nim", "--load", save, "-o", "heaps=[3,4,5]", input="q\n")
+    r = meeple("play", "nim", "--load", save, "--option", "heaps=[3,4,5]", input="q\n")
     assert r.returncode == 2 and "corrupt save [D004]: options" in r.stderr
     no_traceback(r)
     r = meeple("play", "nim", "--load", save, input="q\n")

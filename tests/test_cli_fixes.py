@@ -75,7 +75,7 @@ def test_a_save_is_continued_with_its_own_player_count_and_seed(tmp_path):
 
 def test_a_save_is_continued_with_its_own_options(tmp_path):
     save = tmp_path / "small.json"
-    first = run("play", "nim", "-o", "heaps=[2,2]", "--seed", "3", "--bots", "1", input=f"1\ns {save}\nq\n")
+    first = run("play", "nim", "--option", "heaps=[2,2]", "--seed", "3", "--bots", "1", input=f"1\ns {save}\nq\n")
     assert first.exit_code == 0, first.output
     # No -o: the save's heaps, not the ruleset's default ones.
     again = run("play", "nim", "--load", save, "--bots", "1", input="1\n" * 10)

@@ -172,7 +172,7 @@ def test_every_board_of_a_game_counts_towards_the_ruleset_limit(tmp_path):
 
 def test_the_command_line_reports_a_size_the_options_cannot_give_without_a_traceback(tmp_path):
     path = ruleset(tmp_path, SIZED, "nodes('b')", SIZE_OPTION)
-    for command in (["simulate", path, "-n", "1", "-o", "size=0"], ["board", path, "--option", "size=0"]):
+    for command in (["simulate", path, "-n", "1", "--option", "size=0"], ["board", path, "--option", "size=0"]):
         done = subprocess.run([sys.executable, "-m", "meeple.cli", *map(str, command)], capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr

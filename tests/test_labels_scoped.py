@@ -88,7 +88,7 @@ def test_without_a_language_the_english_table_is_used(ferry_path):
 
 
 def test_the_cli_uses_the_english_table_and_scopes_in_moves_and_headings(ferry_path):
-    out = CliRunner().invoke(app, ["play", ferry_path, "--bots", "1", "--seed", "1"], input="q\n").output
+    out = CliRunner().invoke(app, ["play", ferry_path, "--bots", "1", "--seed", "1", "--no-auto"], input="q\n").output
     assert "Market day" in out  # the turn's heading names the phase
     assert "1  Set sail: destination=the old mill  (sail(to=mill))" in out
 

@@ -58,7 +58,7 @@ def test_a_scripted_session_in_hungarian_leaves_no_english_phrase(tmp_path):
     answers = ["help", "kep(card=R7)", "keep(crd=R7)", "keep(card=ZZ)", "blah(", "why keep(card=ZZ)",
                "rules kep", "log", "u", f"s {save}", f"s {tmp_path}/missing/dir.json", "1", "u", "log",
                *["1"] * 400]
-    out = _play(*answers, extra=["-o", "cards=3", "--log", str(log)])
+    out = _play(*answers, extra=["--option", "cards=3", "--log", str(log)])
     assert "vége a játéknak" in out and "a visszajátszási napló elkészült" in out  # played to the end
     assert "mentve ide:" in out and "nincs mentve:" in out
     assert "szabálytalan: nincs 'kep' nevű akció" in out
@@ -91,7 +91,7 @@ def test_a_name_alone_gets_the_nearest_action_and_a_rule_refusal_gets_no_guess()
 
 
 def test_the_game_ending_by_its_flow_is_said_in_hungarian():
-    out = _play(*["1"] * 400, extra=["-o", "cards=3"])
+    out = _play(*["1"] * 400, extra=["--option", "cards=3"])
     assert "ok: a játékmenet véget ért" in out
 
 

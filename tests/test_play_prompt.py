@@ -11,8 +11,8 @@ from meeple.cli.main import app
 HIGH_CARD = "examples/high-card"
 
 
-def _play(*answers, lang=None):
-    args = ["play", HIGH_CARD, "--bots", "1", "--seed", "3", "--option", "hand_size=2"]
+def _play(*answers, lang=None, extra=()):
+    args = ["play", HIGH_CARD, "--bots", "1", "--seed", "3", "--option", "hand_size=2", *extra]
     if lang:
         args += ["--lang", lang]
     result = CliRunner().invoke(app, args, input="\n".join(answers) + "\n")
@@ -43,7 +43,7 @@ def test_why_explains_a_refused_move_without_naming_hidden_cards():
 
 
 def test_the_log_names_hidden_cards_by_their_place():
-    out = _play("log", "2", "log", "q")
+    out = _play("log", "2", "log", "q", extra=["--no-auto"])  # the second decision has one move
     assert "no moves yet" in out
     assert "1. player 0: play(card=R5)" in out
     # The bot's card was in its hand, unseen, when it was played: named by its place.

@@ -331,13 +331,31 @@ def test_zavandor_logs_replay(tmp_path):
     assert "replayed 12 moves, final state identical" in r.stdout
 
 
-def test_a_log_naming_a_system_file_is_refused(tmp_path, log_lines):
+def _log_naming(ruleset: str, path: Path, log_lines) -> Path:
     head = json.loads(log_lines[0])
-    head["ruleset"] = "/etc/passwd"
-    (tmp_path / "evil.jsonl").write_text("\n".join([json.dumps(head), *log_lines[1:]]) + "\n", encoding="utf-8")
-    r = meeple("replay", tmp_path / "evil.jsonl")
-    assert r.returncode == 2 and "evil.jsonl:1: corrupt log [D011]" in r.stderr
+    head["ruleset"] = ruleset
+    path.write_text("\n".join([json.dumps(head), *log_lines[1:]]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_log_naming_a_system_file_is_refused(tmp_path, log_lines):
+    r = meeple("replay", _log_naming("/etc/passwd", tmp_path / "evil.jsonl", log_lines))
+    assert r.returncode == 2 and "evil.jsonl:1: ruleset not found [D011]" in r.stderr
     assert "root:" not in r.stdout + r.stderr and "Traceback" not in r.stderr
+    assert "--rules PATH/TO/RULESET" in r.stderr  # the log's text is not echoed as a path
+
+
+def test_a_log_of_a_ruleset_not_shipped_says_how_to_replay_it(tmp_path, log_lines):
+    r = meeple("replay", _log_naming("my-game", tmp_path / "mine.jsonl", log_lines))
+    assert r.returncode == 2 and "mine.jsonl:1: ruleset not found [D011]" in r.stderr
+    assert "--rules PATH/TO/my-game" in r.stderr
+
+
+@pytest.mark.parametrize("command", [("replay", "{path}"), ("play", "tic-tac-toe", "--load", "{path}")])
+def test_a_missing_file_is_called_missing_not_corrupt(tmp_path, command):
+    path = tmp_path / "nowhere.json"
+    r = meeple(*(part.format(path=path) for part in command))
+    assert r.returncode == 2 and "[D012]" in r.stderr and "corrupt" not in r.stderr
 
 
 def test_replay_takes_a_ruleset_from_the_command_line_and_refuses_a_cut_log(tmp_path, log_lines):

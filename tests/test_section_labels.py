@@ -48,7 +48,7 @@ def lanterns(tmp_path):
 
 
 def _rules_at_prompt(path, *langs):
-    args = ["play", path, "--bots", "1", "--seed", "3", *langs]
+    args = ["play", path, "--bots", "1", "--seed", "3", "--no-auto", *langs]
     result = CliRunner().invoke(app, args, input="rules light\nq\n")
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output

@@ -404,6 +404,8 @@ RULESET = Record("a ruleset file", (
     Key("scoring", SCORING, doc="scores, tie-breakers, winners"),
     Key("invariants", ListOf(CHECK, label="a list of conditions"),
         doc="conditions that must hold after every move (for testing)"),
+    Key("summary", MapOf(Expression(), label="a mapping of names to expressions", keys=NAME),
+        doc="the player panel: a few public values per player (points, money), `player` bound"),
 ), doc="a file's top level: its sections")
 
 # Kinds referred to by name (the recursive ones).
@@ -412,7 +414,7 @@ NAMED_KINDS = {"effect": EFFECT, "flow_step": FLOW_STEP}
 # -- tables the builders use, derived from the declarations above -------------
 
 SECTIONS = RULESET.names
-SINGLE_SECTIONS = ("game", "flow", "scoring")
+SINGLE_SECTIONS = ("game", "flow", "scoring", "summary")
 
 
 def _modifier_table(kinds: Keyworded) -> dict[str, tuple[set[str], set[str]]]:

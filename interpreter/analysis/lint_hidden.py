@@ -11,68 +11,10 @@ leaks in play; this finds them in the text.
 from __future__ import annotations
 
 from meeple.dsl import expr_ast as A
+from meeple.dsl.checks.hidden import hidden_names, hidden_reads  # noqa: F401 - also read from here
 from meeple.dsl.diagnostics import Diagnostic
 
 _DECIDERS = {"turns": "players", "choose": "player", "simultaneous": "players", "respond": "players"}
-
-
-def hidden_names(rs) -> set[str]:
-    zones = {n for n, z in rs.zones.items() if z.visibility in ("owner", "none") or z.face == "down"}
-    return zones | {n for n, v in rs.variables.items() if v.visibility != "all"}
-
-
-def hidden_reads(expr, rs, hidden=None) -> set[str]:
-    """The hidden zones and variables `expr` reads other than by counting, through definitions."""
-    hidden = hidden_names(rs) if hidden is None else hidden
-    found: set[str] = set()
-    seen: set[str] = set()
-
-    def visit(node, bound: frozenset, counted: bool):
-        if isinstance(node, A.Name):
-            name = node.name
-            if name in bound:
-                return
-            if name in hidden and not (counted and name in rs.zones):
-                found.add(name)
-            elif name in rs.defines and name not in seen:
-                seen.add(name)
-                visit(rs.defines[name].expr, frozenset(rs.defines[name].params or ()), False)
-            return
-        if isinstance(node, A.Call):
-            if node.func in rs.defines and node.func not in seen:
-                seen.add(node.func)
-                decl = rs.defines[node.func]
-                visit(decl.expr, frozenset(decl.params or ()), False)
-            for arg in node.args:
-                visit(arg, bound, node.func == "len")
-            return
-        if isinstance(node, A.Index):
-            visit(node.obj, bound, counted)
-            visit(node.index, bound, False)
-            return
-        if isinstance(node, (A.ListComp, A.MapComp, A.Generator)):
-            inner = bound
-            for clause in node.clauses:
-                if isinstance(clause, A.For):
-                    visit(clause.iter, inner, False)
-                    inner = inner | set(clause.names)
-                else:
-                    visit(clause.cond, inner, False)
-            for part in ((node.key, node.value) if isinstance(node, A.MapComp) else (node.element,)):
-                visit(part, inner, False)
-            return
-        if isinstance(node, A.Lambda):
-            visit(node.body, bound | {node.param}, False)
-            return
-        if isinstance(node, A.Let):
-            visit(node.value, bound, False)
-            visit(node.body, bound | {node.name}, False)
-            return
-        for child in A.iter_children(node):
-            visit(child, bound, False)
-
-    visit(expr, frozenset(), False)
-    return found
 
 
 def who_is_asked_diagnostics(rs) -> list[Diagnostic]:

@@ -39,7 +39,16 @@ class CorruptFile(Exception):
         self.kind, self.field = kind, field
         where = f"{path}:{line}" if line else str(path)
         at = f"{field}: " if field else ""
-        super().__init__(f"{where}: corrupt {kind} [{code}]: {at}{message}")
+        super().__init__(f"{where}: {self.headline()} [{code}]: {at}{message}")
+
+    def headline(self) -> str:
+        """What is wrong, in a word or two: a file that is not there is missing, not
+        corrupt, and a log of a ruleset not shipped is sound but needs `--rules`."""
+        if self.code == "D012":
+            return f"missing {self.kind}"
+        if self.code == "D011":
+            return "ruleset not found"
+        return f"corrupt {self.kind}"
 
 
 def _corrupt_save(path, bad: Bad) -> CorruptFile:
@@ -97,6 +106,8 @@ def read_text(path, kind: str) -> str:
     except FileTooLarge as exc:
         raise CorruptFile(path, f"{exc.size} bytes, more than the {MAX_FILE_BYTES} a {kind} may have",
                           None, "D001", kind) from None
+    except FileNotFoundError:
+        raise CorruptFile(path, "there is no such file", None, "D012", kind) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CorruptFile(path, f"cannot be read ({exc})", None, "D001", kind) from None
 
@@ -384,8 +395,9 @@ def game_for_log(log: ReplayLog, path, rules_path=None):
     elif log.ruleset in list_rulesets():
         rules = load_rules(log.ruleset)
     else:
-        raise CorruptFile(path, f"the log names ruleset {show(log.ruleset)}, which is not a shipped "
-                          "ruleset; give its file or folder with --rules", 1, "D011", "log")
+        raise CorruptFile(path, f"the log was played with ruleset {show(log.ruleset)}, which is not a "
+                          f"shipped ruleset; give its file or folder: meeple replay {path} --rules "
+                          f"PATH/TO/{_shown_name(log.ruleset)}", 1, "D011", "log")
     try:
         game = Game(rules, log.players, log.options)
     except ValueError as exc:
@@ -395,6 +407,11 @@ def game_for_log(log: ReplayLog, path, rules_path=None):
             raise CorruptFile(path, f"player {player} is not one of the {game.player_count} players", line,
                               "D005", "log")
     return game
+
+
+def _shown_name(name: str) -> str:
+    """A ruleset name from a log, fit to print in a hint (a log can hold any text)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", name) else "RULESET"
 
 
 @dataclass

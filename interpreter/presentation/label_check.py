@@ -68,6 +68,8 @@ def _declared(rs, scope: str) -> set | None:
         return set(rs.boards)
     if scope == "kind":
         return set(rs.components)
+    if scope == "summary":
+        return {row.name for row in rs.summary}
     if scope in ("value", "field"):
         return None
     return {name for name, scopes in shown_names(rs).items() if scope in scopes}

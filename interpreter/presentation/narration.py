@@ -22,108 +22,21 @@ effect has a default sentence: a log of every write would drown the few that cou
 """
 from __future__ import annotations
 
-from meeple.dsl.compile_expr import compile_expr
-from meeple.dsl.eval_errors import EvalError
 from meeple.dsl.values import Item
 
-from ..runtime.context import RuleError
 from .display import TableText
 from ..runtime.knowledge import WHOLE, Namer
 from .phrases import DEFAULT_LANGUAGE, find_label, table_word
 
 
-class Said:
-    """One narrated effect that ran: its templates and, per language, its places' values."""
-    __slots__ = ("templates", "values")
-
-    def __init__(self, templates: dict, values: dict):
-        self.templates, self.values = templates, values
-
-
-def narrating(step, effect, scope):
-    """`step` (an effect's closure) followed, while a recorder listens, by a note of the
-    effect's sentence.  Only the reference back end builds these (effects.py)."""
-    compiled = {lang: [(compile_expr(place.expr, scope), place) for place in template.places]
-                for lang, template in effect.narrate.items()}
-
-    def run(ctx):
-        step(ctx)
-        sink = ctx.game._narration
-        if sink is None:
-            return
-        values = {}
-        for lang, places in compiled.items():
-            row = []
-            for fn, place in places:
-                try:
-                    row.append(fn(ctx))
-                except EvalError as exc:
-                    raise RuleError(exc.code, exc.message, exc.span or place.span, effect.rule) from None
-            values[lang] = tuple(row)
-        sink.append(Said(effect.narrate, values))
-    return run
-
-
-class Step:
-    """A step played again with the recorder on: the sentences noted, the state after it,
-    and whether the game ended in it."""
-    __slots__ = ("said", "after", "ended")
-
-    def __init__(self, said: list, after, ended: bool):
-        self.said, self.after, self.ended = said, after, ended
-
-
-class Narrator:
-    """A game's narration: a reference twin of the game that plays steps again, recording."""
-
-    def __init__(self, game):
-        from ..runtime.game import Game
-        rules = game.rules if game.rules.backend == "reference" else _reference_rules(game.rules)
-        self.game = game
-        self.twin = Game(rules, game.player_count, _as_given(game.options))
-        self._last = None  # (state, move, Step): every seat narrates the same step in turn
-
-    def step(self, state, move) -> Step:
-        last = self._last
-        if last is not None and last[0] is state and last[1] == move:
-            return last[2]
-        twin = self.twin
-        twin.explicit_chance = self.game.explicit_chance
-        twin._narration = said = []
-        try:
-            after = twin._play_by_loop(state, move)
-        finally:
-            twin._narration = None
-        if after.drawing is not None:  # a step stopped at a draw inside it: told when it is over
-            said = []
-        result = Step(said, after, after.over and not state.over)
-        self._last = (state, move, result)
-        return result
-
-    def sentences(self, state, move, seat: int, lang: str | None = None) -> list[str]:
-        step = self.step(state, move)
-        words = Words(self.game, step.after, seat, lang, before=state)
-        out = [words.sentence(s) for s in step.said]
-        if step.ended:
-            out += words.ending(self.game.outcome(step.after))
-        return [s for s in out if s]
-
-
-def _reference_rules(rules):
-    twin = getattr(rules, "_narration_twin", None)
-    if twin is None:
-        from ..runtime.rules import Rules
-        twin = rules._narration_twin = Rules(rules.ruleset)
-    return twin
-
-
-def _as_given(value):
-    """Options as a game is given them (lists, not the language's tuples)."""
-    if isinstance(value, tuple):
-        return [_as_given(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _as_given(v) for k, v in value.items()}
-    return value
+def sentences(narrator, state, move, seat: int, lang: str | None = None) -> list[str]:
+    """What `seat` reads of `move` played from `state`: the recorded notes made sentences."""
+    step = narrator.step(state, move)
+    words = Words(narrator.game, step.after, seat, lang, before=state)
+    out = [words.sentence(s) for s in step.said]
+    if step.ended:
+        out += words.ending(narrator.game.outcome(step.after))
+    return [s for s in out if s]
 
 
 class Words(TableText):
@@ -139,7 +52,7 @@ class Words(TableText):
         self.earlier = Namer(game, before, seat) if before is not None else None
         self.view = {"viewer": seat, "props": {}}
 
-    def sentence(self, said: Said) -> str:
+    def sentence(self, said) -> str:  # a recording.Said
         lang = self.lang if self.lang in said.templates else DEFAULT_LANGUAGE
         if lang not in said.templates:
             lang = next(iter(said.templates))

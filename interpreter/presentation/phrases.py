@@ -14,8 +14,9 @@ from __future__ import annotations
 
 # Where a name is shown decides its scope: an action or its parameter in a move, a
 # phase in a heading, a variable or zone as a row of the table, a board's name, an
-# item's field or a component kind, or a value (text values, map keys, board places).
-SCOPES = ("action", "param", "phase", "variable", "zone", "board", "field", "kind", "value")
+# item's field or a component kind, or a value (text values, map keys, board places), or
+# a row of the player panel (`summary:`).
+SCOPES = ("action", "param", "phase", "variable", "zone", "board", "field", "kind", "value", "summary")
 
 DEFAULT_LANGUAGE = "en"  # the labels used when no language is asked for
 

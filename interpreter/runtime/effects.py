@@ -12,7 +12,7 @@ from meeple.dsl.values import Item
 
 from . import draws
 from .context import RuleError
-from ..presentation.narration import narrating
+from .recording import narrating
 from .store import check_depth, find_item, read_in, remove_item, write_prop, write_var, zone_get, zone_set
 from .targets import VarPlace, compile_place
 

@@ -222,6 +222,7 @@ class Rules:
         self.tiebreak_fns = [self.expr(t, pscope) for t in (sc.tiebreak if sc else [])]
         self.winners_fn = self.expr(sc.winners, self.scope) if sc and sc.winners is not None else None
         self.estimate_fn = self.expr(sc.estimate, pscope) if sc and sc.estimate is not None else None
+        self.summary_fns = [(row, self.expr(row.expr, pscope)) for row in self.ruleset.summary if row.expr is not None]
 
     def _compile_initials(self):
         from meeple.dsl.expr_ast import names_read
