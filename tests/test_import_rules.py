@@ -128,3 +128,14 @@ def test_no_module_is_over_800_lines():
     long = {name: n for name, path in _modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800}
     assert long == {}
+
+
+def test_every_package_is_installed():
+    """A folder of modules that pyproject.toml does not list is missing from an installed
+    meeple (a non-editable install finds only the packages named there)."""
+    import tomllib
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = {"meeple." + ".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.rglob("__init__.py")
+               if p.relative_to(ROOT).parts[0] not in SKIPPED and not p.relative_to(ROOT).parts[0].startswith(".")}
+    assert folders - set(setup["packages"]) == set()
+    assert folders - set(setup["package-dir"]) == set()
