@@ -35,11 +35,21 @@ def _cap_memory():
 
 
 # The child reports its own peak resident memory when it exits (a killed child cannot).
+# Linux's VmHWM is the peak of this program's memory alone: ru_maxrss also keeps the peak
+# of the process it was forked from (a test worker grown to 500 MiB by earlier tests).
 _CHILD = """
 import atexit, resource, sys
+
+def _peak_kib():
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
 atexit.register(lambda: sys.stderr.write("\\n@@cpu %.3f\\n@@maxrss %d\\n" % (
     resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
-    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))
+    _peak_kib())))
 sys.argv = ["meeple", *sys.argv[1:]]
 from meeple.cli.main import main
 main()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from meeple.cli import main as cli
+from meeple.cli import arguments, main as cli
 from meeple.interpreter import load_game as real_load_game, load_rules as real_load_rules
 from meeple.interpreter.analysis import playthrough
 from meeple.interpreter.runtime.loading import DEFAULT_BACKEND
@@ -90,7 +90,7 @@ def loads(monkeypatch):
     def load_rules(name, backend=None):
         seen.append(("rules", backend))
         return real_load_rules(name, backend)
-    monkeypatch.setattr(cli, "load_game", load_game)
+    monkeypatch.setattr(arguments, "load_game", load_game)  # every command loads its game there
     monkeypatch.setattr(cli, "load_rules", load_rules)
     monkeypatch.setattr(playthrough, "load_game", load_game)
     return seen

@@ -80,7 +80,9 @@ def _play_and_check(name, players, humans, seed, max_moves):
         assert not leaked, f"shown to player {player} before their decision: {sorted(leaked)}\n{screen}"
         checked += 1
         state, _ = watcher.deciding
-        return str(rnd.randrange(len(game.legal_moves(state, player))) + 1)
+        # The move typed out: a number may name a group or a step of the menu, not a move.
+        moves = game.legal_moves(state, player)
+        return game.move_text(state, moves[rnd.randrange(len(moves))], player)
 
     try:
         run_play(game, state, seed, set(range(players)) - set(humans), None, None, bot_seed=seed,

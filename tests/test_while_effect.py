@@ -62,7 +62,10 @@ def test_a_round_past_max_is_r713_at_the_effect(tmp_path, backend):
 
 @pytest.mark.parametrize("backend", ["reference", "compiled"])
 def test_a_huge_max_stops_at_the_cost_limit(tmp_path, backend):
-    text = (SOW % "1000000000000").replace('while: "hand > 0"', 'while: "rounds >= 0"')
+    # A condition that never fails, each test worth a thousand steps of the cost counter
+    # (a range of 1,000 numbers): the limit stops the loop after some 5,000 rounds, long
+    # before its max, in seconds rather than the minutes of five million one-step rounds.
+    text = (SOW % "1000000000000").replace('while: "hand > 0"', 'while: "len(range(1000)) + rounds > 0"')
     game = load_game(write_ruleset(tmp_path, text, "sow"), 1, backend=backend)
     with pytest.raises(RuleError) as err:
         game.apply(game.new_state(0), "sow(n=3)")
