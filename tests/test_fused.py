@@ -837,6 +837,20 @@ def test_a_definition_walking_its_argument_with_count_if_is_remembered(tmp_path)
     _fused_matches_the_loop(game, range(80), cut=7)
 
 
+def test_a_text_made_of_its_arguments_is_looked_up_not_made_again():
+    """A definition that joins its arguments into a text and reads nothing of the state
+    (`'h-' + str(r) + '-' + str(c)`, tests/games/dot-boxes) is remembered by its
+    arguments, as the other tiers remember it (issue 47): the playout finds the text
+    instead of joining and checking it again at every use, and plays as the loop plays."""
+    game = load_game(Path(__file__).parent / "games" / "dot-boxes", 2, backend="compiled")
+    game.rules.playout_kernel(False, 2)
+    fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    made = re.findall(r"(md_\d+)\.get\(\(_mk\d+ := \(\(?_a\d+\)?, \(?_a\d+\)?, \)\)", fused)
+    assert len(made) >= 4  # the four sides of a box, each named by h(r, c) or v(r, c)
+    assert "'h-' + str(" in fused  # the text is still made, once per (r, c), when missing
+    _fused_matches_the_loop(game, range(40), cut=9)
+
+
 def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).

@@ -85,12 +85,13 @@ class Definitions:
         plain values (zones and item properties change in place here, so a definition
         reading them is worked out each time).  Every part is a value, not an identity: a map is keyed by its entries."""
         seen, todo, reads = {name}, [name], set()
-        walks = names_player = False
+        walks = names_player = builds_text = False
         walks_more = False  # walks something other than a list it is given
         while todo:
             d = self.rs.defines[todo.pop()]
             for n in _walk(d.expr):
                 names_player = names_player or (isinstance(n, A.Name) and n.name == "player")
+                builds_text = builds_text or _builds_text(n)
                 if isinstance(n, (A.ListComp, A.MapComp, A.Generator)):
                     looped = [c.iter for c in n.clauses if isinstance(c, A.For) and not self.short_constant(c.iter)]
                     walks = walks or bool(looped)
@@ -113,8 +114,8 @@ class Definitions:
                     elif n.name in self.rs.defines and n.name not in seen:
                         seen.add(n.name)
                         todo.append(n.name)
-        if not walks:
-            return None
+        if not walks and not (builds_text and not reads):
+            return None  # a text made of its arguments alone (`'h-' + str(r)`) is looked up, not made again
         by_index = self.read_by_index(name, seen)
         parts = []
         keyed_by_a_map = any(t.startswith("dict:") for _, t in scope.values()) or any(
@@ -346,3 +347,13 @@ class Definitions:
         if t != "bool":
             raise Unsupported("a condition that is not bool")
         return text
+
+
+def _builds_text(node) -> bool:
+    """Whether `node` makes a new text (`str(n)`, a text literal joined with `+`): worth
+    remembering by its arguments, as a lookup costs less than the joins and their checks,
+    and the text it finds keeps its hash for the map it is a key of."""
+    if isinstance(node, A.Call):
+        return node.func in ("str", "join")
+    return isinstance(node, A.Binary) and node.op == "+" and any(
+        isinstance(x, A.Const) and isinstance(x.value, str) for x in (node.left, node.right))
