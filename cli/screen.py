@@ -34,7 +34,7 @@ def panel_lines(game, state, viewer: int, lang: str | None) -> list[str]:
         return []
     heads = [phrase(lang, "you") if p == viewer else phrase(lang, "player {p}", p=p) for p in range(game.player_count)]
     names = [summary_label(game, row.name, lang) for row in rows]
-    cells = [[_cell(v, lang) for v in row.values] for row in rows]
+    cells = [[summary_cell(v, lang) for v in row.values] for row in rows]
     first = max(len(n) for n in names)
     widths = [max(len(heads[p]), *(len(c[p]) for c in cells)) for p in range(game.player_count)]
     out = [" " * (first + 4) + "  ".join(h.rjust(w) for h, w in zip(heads, widths))]
@@ -48,7 +48,7 @@ def summary_label(game, name: str, lang: str | None) -> str:
     return shown.replace("_", " ") if shown == name else shown
 
 
-def _cell(value, lang) -> str:
+def summary_cell(value, lang) -> str:
     if isinstance(value, bool):
         return phrase(lang, "yes" if value else "no")
     return str(value)
@@ -68,16 +68,54 @@ def compact_lines(game, view: dict, lang: str | None, width: int | None) -> list
     if not game.rules.ruleset.summary:  # no panel to sum the others up: their areas, then
         sections += [(table.words("player {p}", p=p), table.area(p)) for p in range(game.player_count) if p != viewer]
     sections.append((table.words("table"), table.common()))
-    for title, rows in sections:
+    for n, (title, rows) in enumerate(sections):
         rows = [(name, value) for name, value in rows if value not in blank]
         if rows:
             pad = max(len(name) for name, _ in rows)
             lines.append(f"{title}:")
             for name, value in rows:
                 lines += table.row(name.ljust(pad), value)
+        if n == 0:
+            lines += [f"  {text}" for text in own_texts(game, view, lang)]
     if table.drawn:
         lines += table.drawn[0].split("\n")
     return lines
+
+
+def own_texts(game, view: dict, lang: str | None) -> list[str]:
+    """What the cards in the viewer's own zones do (their kinds' `text:`), each text once,
+    in the order the cards lie: the screen says what a card does where the player holds it,
+    without a `rules` question.  Only items the view shows whole are named."""
+    items, viewer, seen = game.rules.items, view["viewer"], []
+    for name, decl in game.rules.ruleset.zones.items():
+        if decl.per == "player":
+            _item_ids(view["zones"][name][viewer], items, seen)
+    texts = []
+    for item in seen:
+        text = game.item_text(item, lang, ViewProps(view))
+        if text and text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _item_ids(shown, items, out: list) -> None:
+    if isinstance(shown, str):
+        if shown in items and shown not in out:
+            out.append(shown)
+    elif isinstance(shown, dict):
+        for key in ("items", "top", "known", "$item"):
+            if key in shown:
+                _item_ids(shown[key], items, out)
+    elif isinstance(shown, list):
+        for one in shown:
+            _item_ids(one, items, out)
+
+
+class ViewProps:
+    """The item properties a view holds, where Game.item_text reads a state's."""
+
+    def __init__(self, view: dict):
+        self.props = view.get("props") or {}
 
 
 def show_decision_screen(game, state, player: int, lang: str | None, news: list[str], full: bool) -> None:

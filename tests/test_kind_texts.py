@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.cli.prompt_commands import rules_lines
+from meeple.cli.screen import compact_lines, own_texts
 from meeple.dsl.diagnostics import RulesetError
 from meeple.dsl.load import load_ruleset
 from meeple.interpreter import load_game
@@ -77,3 +78,22 @@ def test_treasure_hunters_action_cards_say_what_they_do():
     for card in ("SWORD-1", "BLADE", "ANIMAL-1", "TRAP-1", "DISPEL-1", "SCOUT-1", "SCARER-1", "MULE"):
         assert game.item_text(card) and game.item_text(card, "hu") != game.item_text(card)
     assert "takes 2 off a rival" in game.item_text("TRAP-1")
+
+
+HANDS = SPELLS.replace('  book: {kind: row, visibility: all, initial: "items(\'spell\') + items(\'charm\')"}',
+                       '  hand: {kind: row, per: player, visibility: owner}\n'
+                       '  book: {kind: row, visibility: all, initial: "items(\'spell\') + items(\'charm\')"}').replace(
+    "flow:\n", "setup:\n  - move: {from: book, to: \"hand[0]\", count: 2}\n  - move: {from: book, to: \"hand[1]\", count: 1}\nflow:\n")
+
+
+def test_the_screen_says_what_the_cards_in_ones_own_hand_do_and_no_others(tmp_path):
+    """The compact screen lists the texts of the cards in the deciding player's own zones,
+    each once; a card in another's hidden hand is not named."""
+    game = load_game(_game(tmp_path, HANDS))
+    state = game.new_state(1)
+    mine = own_texts(game, game.view(state, 0), None)
+    theirs = own_texts(game, game.view(state, 1), "hu")
+    assert mine == ["Burns for 3.", "Freezes a rival for 2 turns."]
+    assert theirs == ["Adds 1 to every roll."]  # seat 1 holds LUCKY only; English where hu is missing
+    lines = compact_lines(game, game.view(state, 0), None, 130)
+    assert "  Burns for 3." in lines and not any("Adds 1" in line for line in lines)

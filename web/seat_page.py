@@ -11,6 +11,7 @@ from __future__ import annotations
 from meeple.cli.play import news_line
 from meeple.cli.refusals import said
 from meeple.cli.render import label, move_text
+from meeple.cli.screen import summary_cell, summary_label
 
 from .html import Markup, attrs, esc, join, tag
 from .move_list import move_list
@@ -81,11 +82,27 @@ def seat_table(table, moment, seat: int, lang: str) -> Markup:
     parts = []
     if state.over:
         parts.append(end_screen(game, state, lang))
+    parts.append(player_panel(game, state, seat, lang))
     parts.append(moves_panel(table, moment, seat, lang))
     parts.append(Markup(f'<div class="boards">{drawn.boards()}</div>'))
     parts.append(Markup(f'<div class="areas">{drawn.sections()}</div>'))
     parts.append(log_panel(table, moment, seat, view, lang))
     return Markup("".join(parts))
+
+
+def player_panel(game, state, seat: int, lang: str) -> Markup:
+    """The player panel, as the terminal's (cli/screen.py): a row per entry of the
+    ruleset's `summary:`, a column per player, the seat's own marked.  Public values only
+    (S130), so every seat is shown all of it; nothing when the ruleset declares none."""
+    rows = game.summary(state)
+    if not rows:
+        return Markup("")
+    heads = "".join(tag("th", word(lang, "you") if p == seat else word(lang, "player {p}", p=p),
+                        class_="you" if p == seat else None) for p in range(game.player_count))
+    body = "".join(f"<tr>{tag('th', summary_label(game, row.name, lang))}"
+                   + "".join(tag("td", summary_cell(v, lang), class_="you" if p == seat else None)
+                             for p, v in enumerate(row.values)) + "</tr>" for row in rows)
+    return Markup(f'<section class="panel"><table class="summary"><tr><th></th>{heads}</tr>{body}</table></section>')
 
 
 def moves_panel(table, moment, seat: int, lang: str) -> Markup:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from meeple.interpreter.presentation.board_export import board_as_svg
+from meeple.cli.screen import ViewProps
 from meeple.interpreter.presentation.display import _ITEM, TableText
 
 from .grid_svg import grid_boards
@@ -33,7 +34,11 @@ class HtmlTable(TableText):
             return self.item(shown["$item"])
         text = super().item(shown)
         whole = isinstance(shown, str) and shown in self.rules.items
-        chip = tag("span", text, class_="item" if whole else "item side", data_item=shown if whole else None)
+        # What a card does, on hover: its kind's `text:` filled from its fields and the
+        # properties this seat's view shows of it (only for an item the seat sees whole).
+        said = self.game.item_text(shown, self.lang, ViewProps(self.view)) if whole else None
+        chip = tag("span", text, class_="item" if whole else "item side", data_item=shown if whole else None,
+                   title=said or None)
         self._chips.append(chip)
         return f"{_MARK}{len(self._chips) - 1}{_MARK}"
 
