@@ -4,6 +4,9 @@
   choices"), and a group is then narrowed one parameter at a time ("which gem?", then
   "how many?").  A parameter whose choices are consecutive whole numbers is asked as a
   number, each amount shown with what it costs where the action declares a `cost:`.
+  More than MAX_ROWS places of a board are asked by their sort first, the attribute of
+  the board's nodes that sorts them into the most sorts up to MAX_ROWS (Valdora's 25
+  destinations by `type`: city, gem site, ...), then among the places of that sort.
 - What can be typed: a row's number, a move's text as the game writes it
   (`buy_gems(gem=ruby,marker=0,n=2)`) or as the menu shows it (`buy gems: gem=ruby, ...`),
   an action's name or label (its group), and a move with parameters left out: played when
@@ -83,11 +86,50 @@ class MoveChooser:
                 return name, values
         return None, []
 
+    def _sorts(self, values: list[str]):
+        """Places too many to list (`values` past MAX_ROWS, all nodes of one board) sorted
+        by one of their attributes first: (attribute, {place: its value}) for the
+        attribute with the most sorts up to MAX_ROWS, each sort holding fewer places than
+        all; None when no attribute splits them so (or they are no board's places)."""
+        if len(values) <= MAX_ROWS:
+            return None
+        for graph in self.game.boards.values():
+            if not all(v in graph.nodes for v in values):
+                continue
+            best = None
+            names = list(dict.fromkeys(a for v in values for a in graph.nodes[v]))
+            for attr in names:
+                sorts = {v: graph.nodes[v].get(attr) for v in values}
+                if not all(isinstance(k, str) for k in sorts.values()):
+                    continue  # sorts are named by texts (a number would be read as the sort's row)
+                kinds = set(sorts.values())
+                if not 1 < len(kinds) <= MAX_ROWS:
+                    continue
+                if best is None or len(kinds) > len(set(best[1].values())):
+                    best = (attr, sorts)
+            return best
+        return None
+
+    def _show_sorts(self, head: str, attr: str, sorts: dict) -> None:
+        console.print(escape(f"{head} — {label(self.game, attr, self.lang, 'attribute')}") + "?")
+        counts = {}
+        for kind in sorts.values():
+            counts[kind] = counts.get(kind, 0) + 1
+        for n, (kind, count) in enumerate(counts.items(), 1):
+            console.print(f"  [bold]{n:>3}[/]  {escape(label(self.game, kind, self.lang, 'value'))}  "
+                          f"[dim]{escape(phrase(self.lang, '{n} choices', n=count))}[/]")
+
     def _show_step(self) -> None:
         name, values = self._step()
         action = self.moves[self.narrowing[0]].action
         said = label(self.game, name, self.lang, "param")
         head = f"{label(self.game, action, self.lang, 'action')} — {said}"
+        sorted_by = self._sorts(values)
+        if sorted_by is not None:
+            self._show_sorts(head, *sorted_by)
+            if len(self.rows) > 1:
+                console.print(f"  [dim]{escape(phrase(self.lang, 'b: back to all moves'))}[/]")
+            return
         amounts = _amounts(values)
         if amounts:
             console.print(escape(head) + ": " + escape(phrase(self.lang, "a number from {lo} to {hi}",
@@ -165,7 +207,7 @@ class MoveChooser:
                 return self._open(row)
         try:
             return self.game.parse_move(self.state, text, self.player)
-        except IllegalMove as exc:
+        except IllegalMove:
             move = self._with_parameters_left_out(text)
             move = self._uses(text) if move is None else move
             if move is None:
@@ -179,6 +221,12 @@ class MoveChooser:
             self.show()
             return None
         name, values = self._step()
+        for value in values:  # a place typed by name, whether or not its sort was asked first
+            if _plain(text) in (_plain(value), _plain(label(self.game, value, self.lang, "value"))):
+                return self._narrow(name, value)
+        sorted_by = self._sorts(values)
+        if sorted_by is not None:
+            return self._answer_sort(text, name, *sorted_by)
         amounts = _amounts(values)
         if text.isdigit():
             n = int(text)
@@ -191,11 +239,30 @@ class MoveChooser:
                 return self._narrow(name, values[n - 1])
             console.print(f"[yellow]{escape(phrase(self.lang, 'no choice is numbered {n}; choose 1 to {last}', n=n, last=len(values)))}[/]")
             return None
-        for value in values:
-            if _plain(text) in (_plain(value), _plain(label(self.game, value, self.lang, "value"))):
-                return self._narrow(name, value)
         self.narrowing = None
         return False
+
+    def _answer_sort(self, text: str, name: str, attr: str, sorts: dict):
+        """An answer to "which sort of place?": its number or its name narrows the moves
+        to the places of that sort; False: not an answer to the step."""
+        kinds = list(dict.fromkeys(sorts.values()))
+        chosen = None
+        if text.isdigit():
+            n = int(text)
+            if not 1 <= n <= len(kinds):
+                console.print(f"[yellow]{escape(phrase(self.lang, 'no choice is numbered {n}; choose 1 to {last}', n=n, last=len(kinds)))}[/]")
+                return None
+            chosen = kinds[n - 1]
+        else:
+            chosen = next((k for k in kinds if _plain(text) in (_plain(k), _plain(label(self.game, k, self.lang, "value")))), None)
+            if chosen is None:
+                self.narrowing = None
+                return False
+        self.narrowing = [i for i in self.narrowing if sorts.get(self.args[i].get(name)) == chosen]
+        if len(self.narrowing) == 1:
+            return self._chosen(self.narrowing[0])
+        self._show_step()
+        return None
 
     def _with_parameters_left_out(self, text: str):
         """`action(some=...)` with parameters left out: the one legal move that has the ones

@@ -103,3 +103,63 @@ def test_no_menu_has_more_than_twelve_rows_where_a_choice_splits(name):
         for _, values in steps:
             assert len(values) <= MAX_ROWS or not _amounts(values)
         state = game.apply(state, rng.choice(game.legal_moves(state, player)))
+
+
+ISLANDS = """game: {name: islands, players: 2}
+boards:
+  sea:
+    nodes:
+%s
+    edges: []
+variables:
+  where: {per: player, type: str, initial: "''"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [sail]
+    times: 2
+actions:
+  sail:
+    params: {to: "nodes('sea')"}
+    effects:
+      - set: ["where[player] = to"]
+scoring:
+  score: "0"
+"""
+
+
+def _islands(tmp_path, attrs):
+    nodes = "\n".join(f"      {n}: {{{attrs(i)}}}" for i, n in enumerate(
+        ["reef", "cove", "bay", "cape", "isle", "atoll", "key", "shoal", "spit", "sound", "inlet", "fjord",
+         "lagoon", "strait", "harbor", "delta"]))
+    (tmp_path / "islands").mkdir()
+    (tmp_path / "islands" / "game.yaml").write_text(ISLANDS % nodes)
+    return str(tmp_path / "islands")
+
+
+def test_places_too_many_to_list_are_sorted_by_an_attribute_first(tmp_path):
+    """Sixteen places of a board: asked first by the attribute that sorts them into the
+    most sorts (up to 12; `wind` makes one sort only and is not asked), then the places of
+    the sort chosen; a place typed by name is taken at either step."""
+    path = _islands(tmp_path, lambda i: f"terrain: {['rock', 'sand', 'ice'][i % 3]}, wind: calm, depth: {i}")
+    out, moves = _play([path, "--bots", "1", "--seed", "1"], ["2", "2", "delta", "q"], tmp_path)
+    assert "sail — to — terrain?" in out
+    assert "1  rock  6 choices" in out and "2  sand  5 choices" in out and "3  ice  5 choices" in out
+    assert "  1  cove\n" in out and "reef" not in out.split("sail — to?")[1].split("player 0>")[0]
+    assert moves == ["sail(to=isle)", "sail(to=delta)"]  # sand's second place, then a place by its name
+
+
+def test_places_no_attribute_sorts_are_listed_as_they_are(tmp_path):
+    path = _islands(tmp_path, lambda i: f"depth: {i}")
+    out, moves = _play([path, "--bots", "1", "--seed", "1"], ["16", "q"], tmp_path)
+    assert "sail — to?" in out and "— depth?" not in out
+    assert moves == ["sail(to=delta)"]
+
+
+def test_valdoras_twenty_five_destinations_are_asked_by_their_type_first(tmp_path):
+    out, moves = _play(["valdora", "--players", "3", "--bots", "1,2", "--seed", "3"], ["2", "9", "q"], tmp_path)
+    first = out.split("player 0>")[0]
+    assert "Move — to — type?" in first and "gem site  11 choices" in first
+    assert len([line for line in first.splitlines() if line.startswith("  ") and "choices" in line]) <= MAX_ROWS
+    assert moves[0] == "go(to=G7)"  # the ninth gem site
