@@ -212,6 +212,32 @@ def test_a_treasure_hunter_round_with_two_seats_in_two_browsers(served, chromium
         page.context.close()
 
 
+def test_a_choice_waiting_for_confirm_outlives_another_seats_move(served, chromium):
+    """Seat 0 has chosen a card (by clicking it) when seat 1's pick of the same draft
+    arrives as a live update: the choice is still there, confirm plays it; a choice the
+    update no longer offers would be dropped."""
+    table, seats, _ = served.open("treasure-hunter", 2, {}, seed=5, options={"cards": 5})
+    pages = {}
+    for seat in (0, 1):
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        pages[seat] = context.new_page()
+        pages[seat].goto(seats[seat])
+        pages[seat].wait_for_selector("#moves")
+    mine = pages[0]
+    move = mine.locator("#moves button.move").first.get_attribute("data-move")
+    mine.click(f"#moves button.move[data-move={json.dumps(move)}]")
+    old = version(mine)
+    click_and_confirm(pages[1], "#moves button.move >> nth=0")  # seat 1 picks meanwhile
+    after(mine, old)
+    assert mine.evaluate("() => document.querySelector('#moves button.chosen')?.dataset.move") == move
+    assert mine.locator("#selection").is_visible()
+    mine.click("#confirm")
+    after(mine, old + 1)
+    assert any(m.player == 0 and table.game.move_text(b, m, 0) == move for b, m in table.now.history)
+    for page in pages.values():
+        page.context.close()
+
+
 def choose_by_clicking_a_card(page) -> bool:
     """The first move, chosen by clicking the card it names where the page shows that card
     (then the list, if the card alone leaves several moves), and confirmed.  Whether a card

@@ -19,6 +19,7 @@
   const base = "/play/" + token;
   let selected = [];  // what was clicked on the board or the table, in order
   let chosen = null;  // the move button waiting for "confirm"
+  let sent = false;  // the chosen move was sent and is no longer waiting
 
   const $ = (id) => document.getElementById(id);
   const table = () => $("table");
@@ -30,13 +31,25 @@
   // A live update is shown when it is newer than the page; an answer to this page's own
   // request also when it is as new (taking a seat changes the page, not the table).  An
   // older answer is never shown: a bot's move may have arrived before it.
+  // A choice waiting for "confirm" outlives an update that still offers the same move
+  // (another seat moved meanwhile: a bot's pick in a simultaneous draft); what was clicked
+  // on the table is kept with it.  A move sent is no longer waiting: the answer starts afresh.
   function show(html, version, answer) {
     if (answer ? version < shownVersion() : version <= shownVersion()) return;
+    const waiting = chosen && !sent ? chosen.dataset.move : null;
+    sent = false;
+    const clicked = selected;
     const holder = document.createElement("div");
     holder.innerHTML = html;
     table().replaceWith(holder.firstElementChild);
     selected = [];
     chosen = null;
+    const again = waiting === null ? undefined : moveButtons().find((b) => b.dataset.move === waiting);
+    if (again) {
+      selected = clicked.filter((t) => fitting([t]).includes(again));
+      narrow();
+      if (chosen !== again) choose(again);
+    }
     hint();
   }
 
@@ -59,6 +72,7 @@
     }
     if (!response.ok) {
       say(answer.error + (answer.code ? " [" + answer.code + "]" : ""));
+      sent = false;  // refused: the choice waits again
       const confirm = $("confirm");
       if (confirm) confirm.disabled = false;
       return;
@@ -169,6 +183,7 @@
     if (target.closest("#confirm")) {
       if (chosen) {
         $("confirm").disabled = true;
+        sent = true;
         send("/move", {seat: seat(), move: chosen.dataset.move});
       }
     } else if (target.closest("#cancel") || target.closest("#show-all")) {
