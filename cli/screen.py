@@ -12,6 +12,8 @@ names moves as they may read them.
 """
 from __future__ import annotations
 
+import textwrap
+
 from rich.markup import escape
 
 from .phrases import phrase
@@ -21,9 +23,23 @@ from .render import console, label, show_view
 def show_news(lines: list[str]) -> None:
     """The one place where the lines about what happened since a player's last decision
     are printed (moves now; whatever else a caller adds later, such as narration)."""
-    if lines:
-        for line in lines:
-            console.print(f"  {escape(line)}")
+    for part in news_text(lines, console.width if console.is_terminal else None):
+        console.print(escape(part), soft_wrap=True)
+
+
+def news_text(lines: list[str], width: int | None) -> list[str]:
+    """The news as printed: indented, and on a terminal of `width` columns a long sentence
+    broken to go on under its own start (a narrated line under its move), not at the
+    screen's edge; in a pipe (`width` None) each line whole."""
+    out = []
+    for line in lines:
+        text = f"  {line}"
+        if width is None or len(text) <= width:
+            out.append(text)
+            continue
+        hang = " " * (len(text) - len(text.lstrip()) + 2)
+        out += textwrap.wrap(text, width, subsequent_indent=hang, break_on_hyphens=False)
+    return out
 
 
 def panel_lines(game, state, viewer: int, lang: str | None) -> list[str]:

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.cli.main import app
+from meeple.cli.screen import news_text
 from meeple.interpreter import list_rulesets, load_rules
 
 COLUMNS, ROWS = 130, 60
@@ -35,3 +36,13 @@ def test_the_full_table_is_one_flag_away():
     compact, full = first_screen("treasure-hunter"), first_screen("treasure-hunter", "--full")
     assert "what player 0 sees" in "\n".join(full) and "what player 0 sees" not in "\n".join(compact)
     assert len(full) > len(compact)
+
+
+def test_a_long_news_line_goes_on_under_its_own_start():
+    said = "    » Frost Mountain: player 0 (you) has the strongest team (24) and takes the MAX treasure, TEAM-B-1"
+    lines = news_text(["player 1: Pass  (pass)", said], 60)
+    assert lines[0] == "  player 1: Pass  (pass)"
+    assert lines[1].startswith("      » Frost Mountain:") and all(len(line) <= 60 for line in lines)
+    assert all(line.startswith(" " * 8) and not line.startswith(" " * 9) for line in lines[2:]) and len(lines) > 2
+    assert " ".join(line.strip() for line in lines[1:]) == said.strip()
+    assert news_text([said], None) == ["  " + said]  # a pipe: whole

@@ -112,6 +112,9 @@ def test_a_whole_game_in_the_browser_to_the_end_screen(served, chromium, name, p
         if decisions in (0, CLICKED):
             _looks_right(page)
         if decisions == CLICKED:
+            # the log opens at its newest moves: scrolled to its end where it overflows
+            assert page.evaluate("() => { const l = document.querySelector('ol.log');"
+                                 " return l.scrollHeight - l.scrollTop - l.clientHeight; }") <= 2
             page.screenshot(path=str(IMAGES / f"web-play-{name}.png"), full_page=True)
         if decisions < CLICKED:
             _decide(page, rnd)

@@ -50,7 +50,14 @@
       narrow();
       if (chosen !== again) choose(again);
     }
+    latest();
     hint();
+  }
+
+  // The log opens at its newest moves (and what the rules did then), not its first.
+  function latest() {
+    const log = document.querySelector("ol.log");
+    if (log) log.scrollTop = log.scrollHeight;
   }
 
   function say(text) {
@@ -227,5 +234,6 @@
     const data = JSON.parse(event.data);
     show(data.html, data.version, false);
   });
+  latest();
   hint();
 })();
