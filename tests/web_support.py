@@ -35,8 +35,10 @@ def web_client(author=None, allow_paths: bool = False, max_tables: int | None = 
 
 
 def open_table(client, ruleset: str, players: int, bots: dict | None = None, seed: int = 1, undo: bool = True,
-               lang: str = "en", options: dict | None = None) -> Opened:
+               lang: str = "en", options: dict | None = None, auto: bool = False) -> Opened:
     form = {"ruleset": ruleset, "players": str(players), "seed": str(seed), "lang": lang}
+    if auto:
+        form["auto"] = "on"  # the lobby's box, checked by default there
     for seat in range(players):
         form[f"seat.{seat}"] = (bots or {}).get(seat, "human")
     if undo:

@@ -31,6 +31,7 @@ class Setup:
     bots: dict
     undo: bool
     options: dict
+    auto: bool = False  # a human seat's only legal move is played for it
 
 
 def read_setup(form, sources) -> Setup:
@@ -61,7 +62,7 @@ def read_setup(form, sources) -> Setup:
         raise Refused(400, "W400", "a table needs at least one human seat")
     seed_text = str(form.get("seed", "")).strip()
     seed = secrets.randbelow(2**31) if not seed_text else _whole(seed_text, "seed")
-    return Setup(source, game, seed, bots, form.get("undo") == "on", options)
+    return Setup(source, game, seed, bots, form.get("undo") == "on", options, form.get("auto") == "on")
 
 
 def _whole(text, what: str) -> int:
@@ -110,6 +111,7 @@ def table_form(source: str, rules, lang: str, error: str = "") -> Markup:
                          data_seat=seat))
     rows.append(_row(word(lang, "seed (empty: a fresh deal)"), Markup('<input name="seed" inputmode="numeric">')))
     rows.append(_row(word(lang, "allow undo"), Markup('<input type="checkbox" name="undo" checked>')))
+    rows.append(_row(word(lang, "play a seat's only move for it"), Markup('<input type="checkbox" name="auto" checked>')))
     rows.append(_row(word(lang, "language"), _select("lang", [(x, LANGUAGE_NAMES[x]) for x in LANGUAGES], lang)))
     return Markup(tag("h1", info.title or info.name)
                   + (tag("p", error, class_="error") if error else "")

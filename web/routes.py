@@ -138,7 +138,8 @@ class Server:
         """The table (its first state built here: the game's setup runs with the options as
         given, and an option's value can break a limit of the rules)."""
         try:
-            return self.tables.open(setup.game, setup.seed, setup.bots, setup.undo, setup.source, setup.options)
+            return self.tables.open(setup.game, setup.seed, setup.bots, setup.undo, setup.source, setup.options,
+                                    setup.auto)
         except RuleError as exc:
             raise Refused(400, exc.code, "the game cannot start with these settings: {message} [{error}]",
                           message=exc.message, error=exc.code) from None

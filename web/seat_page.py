@@ -185,12 +185,14 @@ def _read(table, history: tuple, i: int, seat: int, lang: str) -> str:
     changes).  The entry keeps the state the move was played from, so after an undo a new
     move at the same index is never taken for the old one."""
     before, move = history[i]
-    key = (seat, lang, i)
+    key = (seat, lang, i, i in table.auto_played)
     kept = table.read_as.get(key)
     if kept is not None and kept[0] is before and kept[1] == move:
         return kept[2]
     if move.player == seat:
         line = f"{word(lang, 'player {p}', p=seat)}: {move_text(table.game, move, lang, before, seat)}"
+        if i in table.auto_played:
+            line += f" — {word(lang, 'the only move, played for you')}"
     else:
         line = news_line(table.game, before, move, seat, lang)
     table.read_as[key] = (before, move, line)

@@ -44,8 +44,11 @@ class Moment:
 
 
 class Table:
-    def __init__(self, table_id: str, game, seed: int, bots: dict, undo: bool, source: str, options: dict):
+    def __init__(self, table_id: str, game, seed: int, bots: dict, undo: bool, source: str, options: dict,
+                 auto: bool = False):
         self.id, self.game, self.seed = table_id, game, seed
+        self.auto = auto  # a human seat's only legal move is played for it, as `meeple play` does
+        self.auto_played: frozenset = frozenset()  # history indexes of such moves
         self.bots = dict(bots)  # seat -> bot spec
         self.humans = tuple(p for p in range(game.player_count) if p not in self.bots)
         self.undo_allowed = undo
@@ -74,22 +77,30 @@ class Table:
             return self._advance(now, move)
 
     def bot_step(self) -> bool:
-        """One bot move, when a bot is to move; False when none is."""
+        """One move nobody at a screen has to make: a bot's, when a bot is to move, else,
+        with `auto`, a human seat's only legal move (marked in the log); False when none."""
         with self._lock:
             now = self.now
             seat = next((p for p in self.game.current_players(now.state) if p in self.bots), None)
-            if seat is None:
-                return False
-            self._advance(now, self._bots.move(self.game, now.state, seat))
-            return True
+            if seat is not None:
+                self._advance(now, self._bots.move(self.game, now.state, seat))
+                return True
+            for seat in self.humans_to_move(now) if self.auto and not now.state.over else ():
+                moves = self.game.legal_moves(now.state, seat)
+                if len(moves) == 1:
+                    self.auto_played = self.auto_played | {len(now.history)}
+                    self._advance(now, moves[0])
+                    return True
+            return False
 
     def undo(self, seat: int) -> Moment:
         with self._lock:
             now = self.now
             history = list(now.history)
-            before = _undo(history, seat, self.humans) if self.undo_allowed else None
+            before = _undo(history, seat, self.humans, self.auto_played) if self.undo_allowed else None
             if before is None:
                 raise Refused(409, "W409", "you have no move to undo")
+            self.auto_played = frozenset(i for i in self.auto_played if i < len(history))
             return self._replace(Moment(before, tuple(history), now.version + 1))
 
     def reload(self, rules) -> tuple[int, int]:
@@ -108,11 +119,12 @@ class Table:
                 state = after
             played = len(self.now.history)
             self.game, self.read_as, self.failure = game, {}, None
+            self.auto_played = frozenset(i for i in self.auto_played if i < len(kept))
             self._replace(Moment(state, tuple(kept), self.now.version + 1))
             return len(kept), played
 
     def can_undo(self, moment: Moment, seat: int) -> bool:
-        return self.undo_allowed and _undo(list(moment.history), seat, self.humans) is not None
+        return self.undo_allowed and _undo(list(moment.history), seat, self.humans, self.auto_played) is not None
 
     def _advance(self, now: Moment, move) -> Moment:
         return self._replace(Moment(self.game.apply(now.state, move), now.history + ((now.state, move),),
@@ -140,10 +152,10 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()  # tables are opened from worker threads
 
-    def open(self, game, seed: int, bots: dict, undo: bool, source: str, options: dict) -> Pass:
+    def open(self, game, seed: int, bots: dict, undo: bool, source: str, options: dict, auto: bool = False) -> Pass:
         """A new table; the host's link, which lists the seats' links."""
         self.make_room()  # before the game's first state is built: a refusal costs nothing
-        table = Table(new_token()[:12], game, seed, bots, undo, source, options)
+        table = Table(new_token()[:12], game, seed, bots, undo, source, options, auto)
         with self._lock:
             self._make_room()
             self._tables[table.id] = table

@@ -50,6 +50,8 @@ WORDS = {
         "human": "ember",
         "seed (empty: a fresh deal)": "keverési mag (üres: új keverés)",
         "allow undo": "visszavonás engedélyezése",
+        "play a seat's only move for it": "az egyetlen lehetséges lépést a gép lépi meg",
+        "the only move, played for you": "az egyetlen lehetséges lépés, helyetted lépve",
         "open the table": "asztal megnyitása",
         "the table is open": "az asztal megnyílt",
         "give each player their own link; whoever holds a link plays that seat":
