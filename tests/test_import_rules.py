@@ -11,7 +11,8 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = {"tests", "docs", "rulesets", "examples", "node_modules"}
+SKIPPED = {"tests", "docs", "rulesets", "examples", "node_modules",
+           "build", "dist"}  # what `pip install .` leaves in the checkout (build/lib/meeple/...)
 
 # Each room and the rooms it may import (besides itself).  The runtime's internals are its
 # modules other than the API's.

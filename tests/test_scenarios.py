@@ -36,3 +36,17 @@ def test_a_scenarios_given_effects_get_the_rulesets_shape_checks(tmp_path):
     (sc,) = load_scenarios(f)
     result = run_scenario(sc)
     assert [(d.code, d.span.line, d.span.col) for d in result.failures] == [("S101", 5, 37), ("S103", 5, 59)]
+
+
+@pytest.mark.parametrize("entry,col", [
+    ("{over: true, scores: [3, 6]}", 22),        # a key no kind of expectation holds beside `over`
+    ("{outcome: {scores: [0, 0], winner: [0]}}", 36),  # `winner` for `winners`
+    ("{to_mov: [1]}", 10),                        # no kind at all
+])
+def test_an_expectation_with_a_key_nobody_checks_is_S101_at_the_key(tmp_path, entry, col):
+    """Before, `{over: true, scores: [3, 6]}` passed whatever the scores were."""
+    f = tmp_path / "s.yaml"
+    f.write_text("ruleset: tic-tac-toe\nscenarios:\n  - name: unchecked\n    players: 2\n"
+                 f"    expect:\n      - {entry}\n")
+    (sc,) = load_scenarios(f)
+    assert [(d.code, d.span.line, d.span.col) for d in run_scenario(sc).failures] == [("S101", 6, col)]

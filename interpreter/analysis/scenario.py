@@ -194,7 +194,33 @@ def _narrates(result, game, state, text, entry, span):
                   f"{said}", span)
 
 
+# Each kind of expectation written as a mapping (named by its first key met, in this
+# order) and the keys it may hold: any other key would be an assertion nobody checks
+# (`{over: true, scores: [3, 6]}` once passed whatever the scores were), so it is S101.
+EXPECTATION_KEYS = {"illegal": {"illegal", "player", "code", "reason"}, "legal": {"legal", "player"},
+                    "outcome": {"outcome"}, "over": {"over"}, "to_move": {"to_move"}, "moves": {"moves"}}
+
+
+def _unknown_keys(result, entry: dict, what: str, allowed: set, span) -> list:
+    """S101 at each key of `entry` outside `allowed` (the reader's own check is the shape
+    pass's, which scenario expectations, read after it, do not go through)."""
+    unknown = [k for k in entry if k not in allowed]
+    for key in unknown:
+        _fail(result, "S101", f"unknown key '{key}' in {what}; expected one of: {', '.join(sorted(allowed))}",
+              entry.key_spans.get(key, span) if hasattr(entry, "key_spans") else span)
+    return unknown
+
+
 def _expect(result, game, state, entry, span, r):
+    if isinstance(entry, dict):
+        kind = next((k for k in EXPECTATION_KEYS if k in entry), None)
+        allowed = EXPECTATION_KEYS[kind] if kind else set().union(*EXPECTATION_KEYS.values())
+        unknown = _unknown_keys(result, entry, f"a '{kind}' expectation" if kind else "an expectation", allowed, span)
+        if kind == "outcome" and isinstance(entry["outcome"], dict):
+            unknown += _unknown_keys(result, entry["outcome"], "an outcome", {"winners", "scores", "ranks", "reason"},
+                                     span)
+        if unknown or kind is None:
+            return
     if isinstance(entry, dict) and ("illegal" in entry or "legal" in entry):
         text = str(entry.get("illegal", entry.get("legal")))
         player = entry.get("player")
@@ -221,6 +247,8 @@ def _expect(result, game, state, entry, span, r):
         for key in ("winners", "scores", "ranks"):
             if key in want and list(getattr(out, key)) != list(want[key]):
                 _fail(result, "C906", f"{key} are {list(getattr(out, key))}, expected {list(want[key])}", span)
+        if "reason" in want and out.reason != str(want["reason"]):
+            _fail(result, "C906", f"the game ended because '{out.reason}', expected '{want['reason']}'", span)
         return
     if isinstance(entry, dict) and "over" in entry:
         if state.over != bool(entry["over"]):
