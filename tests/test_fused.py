@@ -851,6 +851,40 @@ def test_a_text_made_of_its_arguments_is_looked_up_not_made_again():
     _fused_matches_the_loop(game, range(40), cut=9)
 
 
+MARKS = """game: {name: marks, players: 2}
+define:
+  mark: "{0: {'win': 'x', 'lose': 'o'}, 1: {'win': 'X', 'lose': 'O'}}"
+  worth: "{'x': 1, 'o': 0, 'X': 2, 'O': 0}"
+variables:
+  shown: {per: player, type: str, initial: "''"}
+  total: {per: player, type: int, initial: "0"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [mark_it]
+    times: 3
+actions:
+  mark_it:
+    params: {how: "['win', 'lose']"}
+    effects:
+      - set: ["shown[player] = mark[player][how]", "total[player] += worth[mark[player][how]]"]
+scoring:
+  score: "total[player]"
+"""
+
+
+def test_a_map_of_constants_keyed_by_ints_and_nested_is_made_once(tmp_path):
+    """`mark[player][how]`: a map keyed by ints whose values are maps of texts, all
+    constants, is one map of the module read by indexing (chess's `glyph[c]['N']`), and
+    plays as the loop plays."""
+    game = load_game(write_ruleset(tmp_path, MARKS, "marks"), 2, backend="compiled")
+    game.rules.playout_kernel(False, 2)
+    fused = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert re.search(r"_fz_map\d+\[", fused) and "{0: {" not in fused
+    _fused_matches_the_loop(game, range(30), cut=4)
+
+
 def test_choices_built_by_a_loop_match_the_loop_whether_the_memo_is_kept_or_let_go(tmp_path, monkeypatch):
     """BARTER's `offers(player)` is remembered: while its memo is kept the listing asks
     it, once the game has let it go the listing builds the list itself (`built_list`).

@@ -86,6 +86,8 @@ class Expressions:
             index, it = e(node.index)
             if ot.startswith("dict:") and it == "str":  # a key it lacks: KeyError, the loop reports
                 return f"{obj}[{index}]", ot[5:]
+            if ot.startswith("idict:") and it == "int":  # a map of constants keyed by ints (read only)
+                return f"{obj}[{index}]", ot[6:]
             if not (ot.startswith("list:") or ot == "str") or it != "int":  # out of range: the loop reports
                 raise Unsupported("an index into something other than a list")
             if ot == "str":
@@ -144,6 +146,10 @@ class Expressions:
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + t
         if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
             return self.comprehension(node, env, depth)
+        if isinstance(node, A.MapLit) and node.entries:
+            written = _constant_map(node)  # a map of constants, maps of them nested: made once
+            if written is not None:
+                return self.made_once(written[0]), written[1]
         if isinstance(node, A.MapLit) and node.entries and \
                 all(isinstance(k, A.Const) and isinstance(v, A.Const) for k, v in node.entries):
             value = {k.value: v.value for k, v in node.entries}
@@ -470,3 +476,29 @@ class Expressions:
         if len(found) != 1 or next(iter(found)) not in _SCALARS + ("dict:int", "dict:str", "dict:bool"):
             raise Unsupported(f"the attribute '{key}' of board '{board}'")
         return found.pop()
+
+
+def _constant_map(node):
+    """(value, type) of a map literal whose keys are all texts or all ints and whose values
+    are constants of one type or such maps in turn (chess's `glyph[c]['N']`); None for any
+    other.  Its type is `dict:T` (text keys) or `idict:T` (int keys), read by indexing."""
+    if not isinstance(node, A.MapLit) or not node.entries:
+        return None
+    keys, values, types = [], [], set()
+    for k, v in node.entries:
+        if not isinstance(k, A.Const) or type(k.value) not in (int, str):
+            return None
+        if isinstance(v, A.Const) and type(v.value) in (int, str, bool):
+            value, t = v.value, type(v.value).__name__
+        else:
+            inner = _constant_map(v)
+            if inner is None:
+                return None
+            value, t = inner
+        keys.append(k.value)
+        values.append(value)
+        types.add(t)
+    kinds = {type(k) for k in keys}
+    if len(kinds) != 1 or len(types) != 1 or len(set(keys)) != len(keys):
+        return None
+    return dict(zip(keys, values)), ("idict:" if kinds == {int} else "dict:") + types.pop()
