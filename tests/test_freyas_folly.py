@@ -5,8 +5,8 @@ uses their last disc, or the fourth Brísing card is completed): there is no tur
 option shortening the game.  Such games are long (about 670-7,000 moves, 2,150-2,360 on
 average: after the caves are emptied the bots wander until their random trades happen to fit
 their jewelry cards or the Brísing amber), about 1.5-1.8 s of CPU each with the invariants
-checked after every move.  To keep CI time low this file plays SEEDS = 20 games per player
-count (seeds 0-19, in chunks that parallel test workers share) instead of 50; the move cap is
+checked after every move.  To keep CI time low this file plays SEEDS = 10 games per player
+count (seeds 0-9, in chunks that parallel test workers share) instead of 50; the move cap is
 a safety net of the test, never reached.  The full runs are
 `meeple simulate freyas-folly -n 1000 -p K --check`.
 """
@@ -20,7 +20,7 @@ from ruleset_support import check_conformance_complete, check_random_games
 from meeple.interpreter import load_game
 
 NAME = "freyas-folly"
-SEEDS = 20
+SEEDS = 10
 CHUNK = 5
 MOVE_CAP = 100_000  # 200 random games per count (600 in all) took 666-6,968 moves
 

@@ -29,7 +29,7 @@ from meeple.interpreter.persistence.saves import state_from_json, state_to_json
 from view_support import check_view_property
 
 MAX_MOVES = 400
-BUDGET_SECONDS = 4.0
+BUDGET_SECONDS = 2.0
 
 
 def _player_counts(name):
