@@ -141,9 +141,13 @@ def test_a_whole_game_of_tic_tac_toe_by_clicking_cells_on_one_device(served, pag
     page.wait_for_selector("#table")
     for cell in ("b2", "a1", "c1", "a3", "a2", "c2", "b1", "b3"):
         click_and_confirm(page, f"g[data-node={cell}]")
+    # the last cell, c3, is the only move left: the lobby's form (its box checked by
+    # default) has it played for the seat, and the log says so
+    page.wait_for_selector(".end", timeout=WAIT)
     assert page.text_content("g[data-node=b2] text") == "X" and page.text_content("g[data-node=a1] text") == "O"
-    click_and_confirm(page, "g[data-node=c3]")
+    assert page.text_content("g[data-node=c3] text") == "X"
     assert "draw: nobody wins" in page.text_content(".end")
+    assert "the only move, played for you" in page.text_content("ol.log li:last-child")
     assert page.locator("#moves").count() == 0
 
 
