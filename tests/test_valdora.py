@@ -11,7 +11,7 @@ import pytest
 from ruleset_support import check_conformance_complete, check_random_games
 
 NAME = "valdora"
-GAMES = 20        # per player count here; the long runs are `meeple simulate` (above)
+GAMES = 10        # per player count here; the long runs are `meeple simulate` (above)
 CHUNK = 10         # seeds per test item, so parallel workers share the load evenly
 MOVE_CAP = 60_000  # generous: random games take about 5,000-10,000 moves
 
