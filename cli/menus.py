@@ -5,8 +5,8 @@
   "how many?").  A parameter whose choices are consecutive whole numbers is asked as a
   number, each amount shown with what it costs where the action declares a `cost:`.
   More than MAX_ROWS places of a board are asked by their sort first, the attribute of
-  the board's nodes that sorts them into the most sorts up to MAX_ROWS (Valdora's 25
-  destinations by `type`: city, gem site, ...), then among the places of that sort.
+  the board's nodes that sorts them into the most sorts up to MAX_ROWS (25 destinations
+  by their `type`: city, gem site, ...), then among the places of that sort.
 - What can be typed: a row's number, a move's text as the game writes it
   (`buy_gems(gem=ruby,marker=0,n=2)`) or as the menu shows it (`buy gems: gem=ruby, ...`),
   an action's name or label (its group), and a move with parameters left out: played when
