@@ -191,14 +191,21 @@ def test_connect_four_against_a_random_bot_to_the_end(served, page):
     assert len(table.now.history) >= 7
 
 
-def test_a_treasure_hunter_round_with_two_seats_in_two_browsers(served, chromium):
+def _two_seats_of_treasure_hunter(served, chromium, ready: str):
+    """A two-player Treasure Hunter table with each seat in its own browser context, once
+    each page shows `ready`: (table, {seat: page})."""
     table, seats, _ = served.open("treasure-hunter", 2, {}, seed=5, options={"cards": 5})
     pages = {}
     for seat in (0, 1):
         context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         pages[seat] = context.new_page()
         pages[seat].goto(seats[seat])
-        pages[seat].wait_for_selector("#table")
+        pages[seat].wait_for_selector(ready)
+    return table, pages
+
+
+def test_a_treasure_hunter_round_with_two_seats_in_two_browsers(served, chromium):
+    table, pages = _two_seats_of_treasure_hunter(served, chromium, "#table")
     _neither_sees_the_others_hand(table, pages)
     moves = cards = 0
     while table.now.state.vars["round"] == 1 and not table.now.state.over:
@@ -220,13 +227,7 @@ def test_a_choice_waiting_for_confirm_outlives_another_seats_move(served, chromi
     """Seat 0 has chosen a card (by clicking it) when seat 1's pick of the same draft
     arrives as a live update: the choice is still there, confirm plays it; a choice the
     update no longer offers would be dropped."""
-    table, seats, _ = served.open("treasure-hunter", 2, {}, seed=5, options={"cards": 5})
-    pages = {}
-    for seat in (0, 1):
-        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-        pages[seat] = context.new_page()
-        pages[seat].goto(seats[seat])
-        pages[seat].wait_for_selector("#moves")
+    table, pages = _two_seats_of_treasure_hunter(served, chromium, "#moves")
     mine = pages[0]
     move = mine.locator("#moves button.move").first.get_attribute("data-move")
     mine.click(f"#moves button.move[data-move={json.dumps(move)}]")
