@@ -106,3 +106,37 @@ def test_a_game_steps_the_faster_way_once_it_has_timed_both():
     trial = game._step_trial
     assert min(trial.timed) == trial.STEPS and steps == sum(trial.timed)
     assert trial.way == (trial.spent[1] < trial.spent[0])
+
+
+@pytest.mark.parametrize("name", ["connect-four", "nim", "examples/high-card"])
+def test_a_step_starts_from_the_listing_it_was_handed(name, monkeypatch):
+    """A step leaves its own listing of the next moves beside them (`_listing`), and the
+    step that plays one of them starts from it instead of listing them again; every move
+    of one state played in turn (as a search does) reaches what move by move reaches."""
+    fast, slow = _twins(name, None)
+    state = fast.new_state(4)
+    state = fast.apply(state, fast.legal_moves(state)[0])
+    assert state._listing is not None and len(state._listing[1]) == len(state._moves)
+    listed = state._listing
+    for move in fast.legal_moves(state):
+        after = fast.apply(state, move)
+        assert after.to_data() == slow.apply(state, move).to_data()
+        assert state._listing is listed  # the state given keeps it for its next move
+    assert fast.kernel_fallbacks == 0
+    # It is that listing the step plays from: handed it reversed, the first move plays the last.
+    player, entries = listed
+    state._listing = (player, entries[::-1])
+    moves = fast.legal_moves(state)
+    assert fast.apply(state, moves[0]).to_data() == slow.apply(state, moves[-1]).to_data()
+
+def test_a_state_changed_by_hand_is_listed_again():
+    """Its listing belongs to the values the step left; a caller who replaces one gets
+    the moves of the values it wrote, not the listing it was handed."""
+    fast, slow = _twins("nim", None)
+    state = fast.apply(fast.new_state(0), "take(heap=0,count=1)")
+    assert state._listing is not None
+    state.vars["heaps"] = (0, 0, 0, 2)  # only the last heap is left
+    state._moves = None  # as a caller who changes a state must: its moves are its values'
+    assert fast.legal_moves(state) == slow.legal_moves(state)
+    move = fast.legal_moves(state)[-1]
+    assert fast.apply(state, move).to_data() == slow.apply(state, move).to_data()

@@ -269,7 +269,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
         for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), *first_moves, "pc = state.pc", "steps = 0", "_cost = 0",
-                     "_bits = _fz_fast_bits(below)",
+                     "_bits = _fz_fast_bits(below)", "_given = state._listing", "state._listing = None",
                      "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
         emit("    while True:")

@@ -44,12 +44,15 @@ class Decisions:
                      "    continue"]
         elif p.kind == "respond":  # the responder in turn; passing is always allowed
             lines = [f"order, who, passes = L[{p.var!r}]", "p = order[who]", "out = []", *listing, "out.append((-1,))"]
-        else:
-            lines = [*self.decider(p), "out = []", *listing, *self.passing(p, "out.append((-1,))", "p"),
-                     "if not out:", f"    pc = {p.next}", "    continue"]
+        else:  # a step of Game.apply is given the listing it stopped at (stop_listed)
+            listed = [*self.decider(p), "out = []", *listing, *self.passing(p, "out.append((-1,))", "p"),
+                      "if not out:", f"    pc = {p.next}", "    continue"]
+            lines = ["if _given is not None:", "    p, out = _given", "    _given = None",
+                     "else:", *("    " + x for x in listed)]
         shape = ListedShape("with_player" if together else "bare" if single else "tags",
                             self.listed_actions(actions), respond=p.kind == "respond")
-        lines += [*self.stop_listed(p, shape, "out"), *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
+        handed = not together and p.kind != "respond"
+        lines += [*self.stop_listed(p, shape, "out", handed), *_drawn("len(out)"), "drawn.append(i)", "m = out[i]",
                   *(["p = m[0]"] if together else []), *([] if single else [f"a = m[{int(together)}]"]),
                   *(f"{ident('w', n)} = []" for n, t in self.types.items() if t.startswith("map:"))]
         ended = False  # may a move's effects end the game (stop_if_ended)
@@ -83,14 +86,17 @@ class Decisions:
         return lines + ["state.move_count += 1", "played += 1", "steps = 0", "ctx.cost = 0", "_cost = 0",
                         *(["if state.over:", "    break"] if ended else [])]
 
-    def stop_listed(self, p, shape: "ListedShape", out: str) -> list[str]:
+    def stop_listed(self, p, shape: "ListedShape", out: str, handed: bool = False) -> list[str]:
         """Where the move limit is reached: stop, and leave the moves just listed as the
         state's legal moves (a step of Game.apply plays one move and stops at the next
-        decision, whose moves are then not listed twice)."""
+        decision, whose moves are then not listed twice).  `handed`: the listing itself is
+        kept too (`state._listing`), and the step that plays one of those moves starts
+        from it instead of listing them again (decide: `_given`)."""
         self.temps += 1
         name = ident("_fzLISTED", self.temps, site=p.id)  # apart from the kernel's LISTED names
         shape.keep_in(self.ns, name)
-        return ["if played >= limit:", f"    state._moves = {name}.moves(p, {out})", "    break"]
+        return ["if played >= limit:", f"    state._moves = {name}.moves(p, {out})",
+                *([f"    state._listing = (p, {out})"] if handed else []), "    break"]
 
     @staticmethod
     def listed_actions(actions) -> tuple:

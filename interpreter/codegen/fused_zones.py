@@ -534,15 +534,21 @@ def natural(k: int) -> int:
 
 
 def rows_back(rows: list, old: tuple) -> tuple:
-    """A zone per player back as tuples, keeping the rows (and the whole) that are unchanged."""
-    new = tuple(o if o == (t := tuple(r)) else t for r, o in zip(rows, old)) if len(rows) == len(old) else \
-        tuple(map(tuple, rows))
-    return old if all(map(is_, new, old)) and len(new) == len(old) else new
+    """A zone per player back as tuples, keeping the rows (and the whole) that are unchanged.
+    A row is unchanged when it holds the very same items: items are compared by identity,
+    which is all a playout's moves keep (comparing them by value costs a hash and a field
+    comparison per item, most of a step's write-back on a card game)."""
+    if len(rows) != len(old):
+        return tuple(map(tuple, rows))
+    new = tuple(o if len(o) == len(r) and all(map(is_, r, o)) else tuple(r) for r, o in zip(rows, old))
+    return old if all(map(is_, new, old)) else new
 
 
 def keyed_back(rows: dict, old: dict) -> dict:
-    """A zone per key back as tuples, keeping the rows (and the whole) that are unchanged."""
-    new = {k: (o if old.get(k) == (t := tuple(r)) and (o := old[k]) is not None else t) for k, r in rows.items()}
+    """A zone per key back as tuples, keeping the rows (and the whole) that are unchanged
+    (the same items, by identity, as rows_back)."""
+    new = {k: (o if (o := old.get(k)) is not None and len(o) == len(r) and all(map(is_, r, o)) else tuple(r))
+           for k, r in rows.items()}
     return old if len(new) == len(old) and all(new[k] is old.get(k) for k in new) else new
 
 

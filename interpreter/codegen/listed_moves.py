@@ -9,6 +9,8 @@ function is written, never source text) turns them into `Move`s in the same orde
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..runtime.moves import PASS, Move
 
 PASS_TAG = -1  # the tag of a pass in the generated listings (kernel.py, fused_decisions.py)
@@ -26,13 +28,17 @@ class ListedShape:
     - "plain_by_player": (player, values) pairs  (fused, pick_directly at a simultaneous step).
     `respond`: the listing's last entry is the responder's pass."""
 
-    __slots__ = ("form", "actions", "respond", "made")
+    __slots__ = ("form", "actions", "respond", "made", "by_entry")
 
     def __init__(self, form: str, actions: tuple, respond: bool = False):
         self.form, self.actions, self.respond = form, actions, respond
         # (player, tag, values) -> its Move: moves are immutable, and a decision offers the
         # same few again and again (the columns of a board, the cards of a hand).
         self.made: dict = {}
+        # (player, the listing's own entry) -> its Move, for entries that are keys: found by
+        # one lookup each, with no key built per move.  The player and the entry name the
+        # move in every form (an entry without its player is that player's move).
+        self.by_entry: dict = {}
 
     def __eq__(self, other):
         return isinstance(other, ListedShape) and (self.form, self.actions, self.respond) == \
@@ -47,6 +53,28 @@ class ListedShape:
             ns[name] = self
 
     def moves(self, player, out) -> tuple:
+        if self.form == "plain_by_player":
+            return self._moves_by_key(player, out)
+        entries = out[:-1] if self.respond else out
+        by_entry = self.by_entry
+        try:
+            try:
+                found = tuple(map(by_entry.__getitem__, zip(repeat(player), entries)))
+            except KeyError:  # a move not met before: made once, then found by its entry
+                if len(by_entry) >= _KEPT:
+                    return self._moves_by_key(player, out)
+                for entry in entries:
+                    if (player, entry) not in by_entry:
+                        by_entry[(player, entry)] = self._move(self._key(player, entry))
+                found = tuple(map(by_entry.__getitem__, zip(repeat(player), entries)))
+        except TypeError:  # an entry that is no key (a list, from the kernel tier)
+            return self._moves_by_key(player, out)
+        if self.respond:
+            key = (player, PASS_TAG, ())
+            return found + (self.made.get(key) or self._move(key),)
+        return found
+
+    def _moves_by_key(self, player, out) -> tuple:
         made, found, keys = self.made, [], self._keys(player, out)
         try:
             for key in keys:
@@ -60,31 +88,29 @@ class ListedShape:
 
     def _keys(self, player, out):
         """(player, tag, values) of each move listed, in order; a pass has the tag PASS_TAG."""
-        form = self.form
-        if form == "plain_by_player":
+        if self.form == "plain_by_player":
             return [(p, 0, (_held(v),)) for p, values in out for v in values]
-        if form == "plain":
-            return [(player, 0, (_held(v),)) for v in out]
-        entries = out[:-1] if self.respond else out
-        if form == "bare":
-            if len(self.actions[0][1]) == 1:
-                keys = [(player, 0, (_held(v),)) for v in entries]
-            else:
-                keys = [(player, 0, tuple(map(_held, m))) for m in entries]
-        elif form == "tagged":
-            keys = [(m[1], m[0], tuple(map(_held, m[2:]))) for m in entries]
-        elif form == "tags":
-            keys = [(player, m[0], tuple(map(_held, m[1:]))) for m in entries]
-        elif form == "with_player":
-            if len(self.actions) == 1:
-                keys = [(m[0], 0, tuple(map(_held, m[1:]))) for m in entries]
-            else:
-                keys = [(m[0], m[1], tuple(map(_held, m[2:]))) for m in entries]
-        else:
-            raise AssertionError(f"no listing of the form {form!r}")
+        keys = [self._key(player, m) for m in (out[:-1] if self.respond else out)]
         if self.respond:
             keys.append((player, PASS_TAG, ()))
         return keys
+
+    def _key(self, player, m):
+        """(player, tag, values) of one entry of the listing."""
+        form = self.form
+        if form == "plain" or (form == "bare" and len(self.actions[0][1]) == 1):
+            return (player, 0, (_held(m),))
+        if form == "bare":
+            return (player, 0, tuple(map(_held, m)))
+        if form == "tagged":
+            return (m[1], m[0], tuple(map(_held, m[2:])))
+        if form == "tags":
+            return (player, m[0], tuple(map(_held, m[1:])))
+        if form == "with_player":
+            if len(self.actions) == 1:
+                return (m[0], 0, tuple(map(_held, m[1:])))
+            return (m[0], m[1], tuple(map(_held, m[2:])))
+        raise AssertionError(f"no listing of the form {form!r}")
 
     def _move(self, key, keep: bool = True) -> Move:
         player, tag, values = key

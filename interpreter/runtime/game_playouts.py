@@ -107,7 +107,7 @@ class GamePlayouts:
             if not self._playout_step(state, None, rng, below):
                 break
             played += 1
-        state._moves = state._shown = state._where = None
+        state._moves = state._shown = state._where = state._listing = None
         return state
 
     def _playout_step(self, state, policy, rng, below) -> bool:

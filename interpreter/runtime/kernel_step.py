@@ -108,10 +108,13 @@ def kernel_step(game, state, move):
         return index
 
     new = state.copy()
+    settled = _still_settled(state)
+    if settled:  # the function's own listing of these moves: it starts from it, not listing them again
+        new._listing = state._listing
     module = getattr(game.rules, "module", None)
     deopts = getattr(module, "deopts", 0)
     try:
-        played = run(game, new, chosen, 1, 0, [], _still_settled(state))
+        played = run(game, new, chosen, 1, 0, [], settled)
     except Exception:  # noqa: BLE001 - the move-by-move step meets it again and reports it
         played = None
     if played != 1:
@@ -121,10 +124,10 @@ def kernel_step(game, state, move):
         return None
     game.kernel_steps += 1
     if not new.over and not (new.pc in points_run and game.rules.points[new.pc].code == DECIDE):
-        new._moves = None
+        new._moves = new._listing = None
         game._advance(new)  # on to the next decision from a point the function does not run
     elif new.over:
-        new._moves = None
+        new._moves = new._listing = None
     else:
         new._settled = _contents(new)
     new._shown = None  # (`_where`, kept from the state given, is checked against the zones before use)

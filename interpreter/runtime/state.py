@@ -23,7 +23,8 @@ from meeple.dsl.values import Item
 
 class State:
     __slots__ = ("vars", "zones", "props", "locals", "pc", "pending", "rng", "over", "ending",
-                 "end_reason", "phase", "log", "move_count", "drawing", "_moves", "_shown", "_where", "_settled")
+                 "end_reason", "phase", "log", "move_count", "drawing", "_moves", "_shown", "_where", "_settled",
+                 "_listing")
 
     def __init__(self):
         self.vars: dict = {}
@@ -44,6 +45,7 @@ class State:
         self._shown = None  # the same moves, named as their movers may name them
         self._where = None  # (zone contents, item id -> place): knowledge.locate
         self._settled = None  # what a step by the playout function left (kernel_step.py)
+        self._listing = None  # that function's own listing of `_moves` (kernel_step.py)
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -65,6 +67,7 @@ class State:
         new._shown = None
         new._where = self._where  # checked against the zones before use
         new._settled = None
+        new._listing = None
         return new
 
     # -- identity ----------------------------------------------------------
