@@ -685,3 +685,59 @@ actions:
 scoring:
   score: "total[player]"
 """
+
+
+# Condition triggers: one over `each` players behind a definition, one whose effects make
+# another's condition hold (a second round), one over a map, one that ends the game; rounds
+# after an action's effects, after an event trigger's effects and after a flow step's.
+WATCHERS = """
+game: {name: watchers, players: {min: 2, max: 3}}
+variables:
+  coins: {per: player, type: int, initial: 0, min: 0}
+  gems: {per: player, type: int, initial: 0}
+  level: {type: int, initial: 0}
+  rounds: {type: int, initial: 0}
+  seen: {type: "map[str, int]", initial: "{'gem': 0}"}
+define:
+  rich: {params: [p], expr: "coins[p] >= 4"}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [earn, spend]
+      - effects:
+          - set: ["rounds += 1", "level += 1"]
+    while: "rounds < 12"
+actions:
+  earn:
+    params: {amount: "range(1, 3)"}
+    effects:
+      - set: "coins[player] += amount"
+      - emit: earned
+        with: {who: "player"}
+  spend:
+    require: ["coins[player] > 0"]
+    effects: ["coins[player] -= 1", "level += 2"]
+triggers:
+  bonus:
+    on: earned
+    when: "coins[who] % 3 == 0"
+    effects: ["coins[who] += 1"]
+  convert:
+    each: {p: "players()"}
+    when: "rich(p)"
+    effects: ["coins[p] -= 4", "gems[p] += 1", "seen['gem'] += 1"]
+  cascade:
+    each: {p: "players()"}
+    when: "gems[p] >= 2"
+    effects: ["gems[p] -= 2", "level += 5"]
+  tally:
+    when: "seen['gem'] >= 3"
+    effects: ["seen['gem'] = 0", "level += 1"]
+  overflow:
+    when: "level >= 20 + 10 * player_count()"
+    effects:
+      - end_game: "the level overflowed"
+scoring:
+  score: "coins[player] + 5 * gems[player] + level"
+"""

@@ -18,7 +18,7 @@ from meeple.interpreter.codegen.kernel import KernelStop
 
 from ruleset_support import FOUR_REASONS, playout_errors, write_ruleset
 from fused_cases import (INSIDE, TOLLS, ERRANDS, HARVEST, PANTRY, LEDGER, KEPT, WORKSHOP, RELAY, SEALED, BARTER,
-                         TOKENS, CAVES, TALLY, ROWS, MARKS, fused_matches_the_loop, loop_policy)
+                         TOKENS, CAVES, TALLY, ROWS, MARKS, WATCHERS, fused_matches_the_loop, loop_policy)
 
 
 @pytest.mark.parametrize("name", INSIDE)
@@ -51,8 +51,8 @@ def test_every_reason_a_ruleset_is_outside_the_tier_is_listed(tmp_path):
     (("effects: [\"tithe += q + 1\"]", "effects: [\"tithe += q + 1\"]\n  again:\n    on: full\n    effects:\n"
       "      - emit: full\n        with: {who: 0, much: 2}"), "the event 'full' is emitted inside its own triggers"),
     (("    on: season\n    each: {q: \"players()\", k: \"range(0, q + 1)\"}\n    when: \"n % 3 == 0 and k == 0\"",
-      "    each: {q: \"players()\", k: \"range(0, q + 1)\"}\n    when: \"tithe > 999 and k == 0\""),
-     "trigger 'feast' runs on a condition, not on an event"),
+      "    each: {q: \"players()\", k: \"range(0, q + 1)\"}\n    when: \"tithe > 999 + move_count() and k == 0\""),
+     "trigger 'feast' runs on a condition that reads more than variables, zones and item properties"),
 ])
 def test_triggers_the_tier_does_not_take_keep_the_kernel(tmp_path, change, why):
     game = load_game(write_ruleset(tmp_path, HARVEST.replace(*change), "harvest-outside"), backend="compiled")
@@ -102,7 +102,7 @@ def test_a_then_required_action_the_tier_cannot_try_keeps_the_kernel(tmp_path, c
                                             ("pantry", 13, False), ("ledger", 10, False),
                                             ("kept", 9, False), ("workshop", 7, False), ("relay", 5, False),
                                             ("tokens", 6, True), ("caves", 8, False), ("sealed", 5, True),
-                                            ("barter", 7, False), ("tally", 6, True)])
+                                            ("barter", 7, False), ("tally", 6, True), ("watchers", 9, True)])
 def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path, players, name, cut, go_on):
     """TOLLS (costs), ERRANDS (`then` steps; go_on: a playout stopped inside them goes
     on from there), HARVEST (event triggers), PANTRY (map variables), LEDGER (lists) and
@@ -111,10 +111,10 @@ def test_each_feature_game_plays_in_the_fused_tier_as_the_loop_plays_it(tmp_path
     CAVES (what freyas-folly brought: board walks, map properties, lists of lists) and
     SEALED (a simultaneous step with one mover or several, some with nothing to bid) and
     BARTER (choices built by a loop from a definition's filter) and TALLY (sums over a
-    few constants, written out)."""
+    few constants, written out) and WATCHERS (condition triggers)."""
     text = {"tolls": TOLLS, "errands": ERRANDS, "harvest": HARVEST, "pantry": PANTRY, "ledger": LEDGER,
             "kept": KEPT, "workshop": WORKSHOP, "relay": RELAY, "tokens": TOKENS, "caves": CAVES,
-            "sealed": SEALED, "barter": BARTER, "tally": TALLY}[name]
+            "sealed": SEALED, "barter": BARTER, "tally": TALLY, "watchers": WATCHERS}[name]
     fused_matches_the_loop(load_game(write_ruleset(tmp_path, text, name), players, backend="compiled"),
                             range(120), cut=cut, go_on=go_on)
 
@@ -453,3 +453,31 @@ def test_the_writer_meets_every_shipped_and_test_ruleset_without_failing():
             seen[name] = unsupported(load_game(name, players, backend="compiled").rules)
     assert not [n for n, why in seen.items() if why and why.startswith("the writer failed")], seen
     assert {Path(n).name for n, why in seen.items() if why is None} >= {Path(n).name for n in INSIDE}
+
+
+def test_a_condition_trigger_that_keeps_running_gives_the_languages_error(tmp_path):
+    """The 200th round in a row that still runs a trigger gives the fused playout up; the
+    loop then reports R706 at the trigger, as the reference does."""
+    path = write_ruleset(tmp_path, WATCHERS.replace('effects: ["seen[\'gem\'] = 0", "level += 1"]',
+                                                    'effects: ["level += 0"]'), "watchers-forever")
+    assert unsupported(load_game(path, backend="compiled").rules) is None
+    errors = playout_errors(path, 3)
+    assert errors["compiled"] == errors["reference"] and errors["compiled"][0] == "R706"
+    assert errors["fallbacks"] == 1
+
+
+@pytest.mark.parametrize("change,why", [
+    (("  spend:\n    require:", "  spend:\n    cost: {\"level\": 1}\n    require:"),
+     "trigger 'overflow' runs on a condition over a variable that a cost pays ('level')"),
+    (('when: "seen[\'gem\'] >= 3"', 'when: "seen[\'gem\'] >= 3 + move_count()"'),
+     "trigger 'tally' runs on a condition that reads more than variables, zones and item properties"),
+])
+def test_a_condition_trigger_the_tier_cannot_follow_is_named(tmp_path, change, why):
+    """The tier tries condition triggers only after the effects that write what they read:
+    a condition over what changes outside any effect (a cost, the move counter) keeps the
+    ruleset in the kernel, named at the trigger."""
+    text = WATCHERS.replace(*change)
+    assert text != WATCHERS
+    game = load_game(write_ruleset(tmp_path, text, "watchers-outside"), backend="compiled")
+    assert unsupported(game.rules) == why
+    assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"

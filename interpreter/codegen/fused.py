@@ -35,6 +35,7 @@ from ..runtime.flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, DECI
 from .kernel import STEP_LIMIT as _STEP_LIMIT
 from .effects_runtime import set_prop
 from .kernel import KernelStop, _KernelWriter
+from .fused_conditions import ConditionTriggers
 from .fused_decisions import Decisions
 from .fused_ends import EndRules
 from .fused_idioms import NAMES as _IDIOM_NAMES, Idioms
@@ -100,7 +101,7 @@ def build_fused(rules, players: int | None = None):
         return None
 
 
-class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantifiers, Expressions, Definitions,
+class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idioms, Writes, Quantifiers, Expressions, Definitions,
                    _KernelWriter):
     def __init__(self, rules, players: int | None = None):
         super().__init__(rules, explicit_chance=False)
@@ -126,6 +127,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
         self.game_enders = 0  # `end_game` effects written so far (stop_if_ended)
         self.trying = False  # writing the effects of a `then_required` trial, which are undone
+        self.in_condition = False  # writing a condition trigger's effects (no rounds of their own)
         self.first_moves: dict[str, tuple] = {}  # action -> (its has_move function, its lines)
         self.first_moves_writing: set[str] = set()  # has_move functions being written (no recursion)
 
@@ -154,9 +156,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
             except Unsupported as exc:
                 found.append((str(exc), exc.span))
                 return None
-        for trigger in (getattr(rs, "triggers", None) or {}).values():
-            if trigger.on is None:  # tried after every effect until none runs
-                found.append((f"trigger '{trigger.name}' runs on a condition, not on an event", trigger.span))
+        found += self.condition_reasons()  # tried after the effects that write what they read
         note(self.check_zones)
         if any(len(b.nodes) > MAX_NODES for b in rs.boards.values()):
             found.append((f"a board of more than {MAX_NODES} nodes", None))
@@ -246,6 +246,7 @@ class _FusedWriter(Decisions, EndRules, ZonesAndEffects, Idioms, Writes, Quantif
     # -- writing ------------------------------------------------------------------------------
     def build(self):
         self.check_flow_reads()
+        self.condition_reasons()  # what the condition triggers read and write (effect_writes)
         self.consts.clear()
         self.indexes.clear()
         self.sites.clear()

@@ -39,15 +39,15 @@ class EndRules:
         return [line for reads, lines in self.end_rules if writes is None or reads is None or reads & writes
                 for line in lines]
 
-    def state_read(self, expr) -> set | None:
+    def state_read(self, expr, bound: set = frozenset()) -> set | None:
         """The variables and zones `expr` reads (`#props` for item properties), through
-        definitions; None when it reads any other name (a flow local may change between
-        blocks, and the move counter with every move)."""
+        definitions; None when it reads any other name than `bound` ones (a flow local may
+        change between blocks, and the move counter with every move)."""
         if reads_moves(expr, self.rs):
             return None
         others: set = set()
         variables, zones, props = state_reads(expr, self.rs, others)
-        if others - {"options"}:
+        if others - {"options"} - bound:
             return None
         return {*variables, *zones, *(("#props",) if props else ())}
 
@@ -90,7 +90,9 @@ class EndRules:
                 if writes is None:
                     return None
                 found |= writes
-        return None if None in found else found
+        if None in found:
+            return None
+        return self.with_condition_writes(found) if depth == 0 else found
 
     def witnessed(self, node, flag: str) -> list[str] | None:
         """`all(test(e) for e in S)`: the element that made it false last time is tested

@@ -251,6 +251,7 @@ class ZonesAndEffects:
                 self.game_enders += 1
             else:
                 raise Unsupported(f"a '{kind}' effect", getattr(effect, "span", None))
+            lines += self.condition_rounds_after(effect, env)
         return lines
 
     def stop_if_ended(self, before: int) -> list[str]:
@@ -310,7 +311,9 @@ class ZonesAndEffects:
             self.emitting.pop()
         return lines
 
-    def triggered(self, trigger, env) -> list[str]:
+    def triggered(self, trigger, env, fired: str | None = None) -> list[str]:
+        """A trigger's effects over its `each` combinations, behind its `when`; `fired`
+        (a local) is set where they run (a round of condition triggers)."""
         lines, indent = [], ""
         for name, domain in trigger.each:  # later lists may read earlier names
             seq, t = self.expr(domain, env)
@@ -326,7 +329,7 @@ class ZonesAndEffects:
         if trigger.when is not None:
             lines.append(f"{indent}if {self.truth(trigger.when, env)}:")
             indent += "    "
-        body = self.effect_block(trigger.effects, env) or ["pass"]
+        body = self.effect_block(trigger.effects, env) + ([f"{fired} = True"] if fired else []) or ["pass"]
         return lines + [indent + x for x in body]
 
     def items_value(self, node, env) -> str:
