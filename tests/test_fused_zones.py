@@ -306,3 +306,14 @@ def test_a_set_of_positions_plays_in_the_fused_tier_as_the_loop_plays_it(path, c
     game = load_game(path, backend="compiled")
     assert game.rules.playout_tier() == "fused"
     fused_matches_the_loop(game, (2, 7), cut=cut)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_side_an_item_shows_is_read_in_the_fused_tier_as_the_loop_reads_it(players):
+    """`c.face` (a kept card counts only once turned up, tests/games/draft): read from the
+    properties the tier keeps, up where no move or flip turned the item."""
+    game = load_game(str(Path(__file__).parent / "games" / "draft"), players, backend="compiled")
+    game.rules.playout_kernel(False, players)
+    text = [p for p in game.rules.module.parts if "def FUSED" in p][-1]
+    assert ".get('face', 'up')" in text
+    fused_matches_the_loop(game, range(40), cut=11, go_on=True)

@@ -21,7 +21,6 @@ GAMES = sorted([p for p in (ROOT / "rulesets").iterdir() if (p / "game.yaml").is
 OUTSIDE = {
     "battleship": ("variable 'fleet' of type list[list[int]]", "definition 'fits' calls itself"),
     "chess": ("a map of mixed or unusual types",),  # glyph: maps keyed by ints
-    "draft": ("the field 'face'",),
 }
 
 

@@ -114,6 +114,10 @@ class Expressions:
                 return f"{obj}.{node.name}", "str"
             if any(node.name in k.props for k in self.rs.components.values()):
                 return self.prop_read(obj, node.name), self.prop_type(node.name)
+            if node.name == "face" and not any("face" in k.fields for k in self.rs.components.values()):
+                # the side an item shows, kept with its properties; up unless a move or flip
+                # turned it (no kind here declares a `face` of its own: zone_shapes)
+                return f"P.get({obj}.id, _fz_FU).get('face', 'up')", "str"
             return f"{obj}.fields[{node.name!r}]", self.field_type(node.name)
         if isinstance(node, A.Unary):
             x, t = e(node.operand)
