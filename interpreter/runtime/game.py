@@ -91,6 +91,7 @@ class Game(GameSetup, GameFlow, GamePlayouts):
         # None for whichever way is faster for this game, as a trial of its first steps finds.
         self._steps_by_kernel = None if getattr(rules, "playout_kernel", None) is not None else False
         self._step_trial = None
+        self._step_facts = None  # what kernel_step keeps of the playout function it steps with
         self._own_choices = None  # actions whose moves never need a handle (knowledge.chosen_from_own_zones)
         self._narration = None  # while a step is narrated (narration.py): the sentences its effects note
         self._narrator = None  # made on the first Game.narrate

@@ -80,22 +80,33 @@ class StepTrial:
 
 
 def _playable(game, state):
-    """The playout function and the points it runs, where it may play a step from `state`."""
+    """The playout function, the decisions it runs and the generated module, where the
+    function may play a step from `state`."""
     kernel = game._walk_kernel()
     if kernel is None or state.drawing is not None or state._moves is None:
         return None
-    if state.pc not in kernel[1] or game.rules.points[state.pc].code != DECIDE:
-        return None
-    return kernel
+    facts = game._step_facts
+    if facts is None or facts[0] is not kernel:
+        facts = game._step_facts = _facts(game, kernel)
+    return facts if state.pc in facts[2] else None
+
+
+def _facts(game, kernel) -> tuple:
+    """(kernel, run, the decision points it runs, the generated module), kept per game:
+    asked at every step, they change only with the kernel."""
+    run, points_run = kernel
+    points = game.rules.points
+    return kernel, run, frozenset(pc for pc in points_run if points[pc].code == DECIDE), \
+        getattr(game.rules, "module", None)
 
 
 def kernel_step(game, state, move):
     """The state after `move`, played by the playout function; None where the function
     cannot play this step (then the caller plays it move by move)."""
-    kernel = _playable(game, state)
-    if kernel is None or game._within is not None:
+    facts = _playable(game, state)
+    if facts is None or game._within is not None:
         return None
-    run, points_run = kernel
+    _, run, decisions, module = facts
     moves = state._moves
     index = _index_of(moves, move)
     if index is None:
@@ -111,7 +122,6 @@ def kernel_step(game, state, move):
     settled = _still_settled(state)
     if settled:  # the function's own listing of these moves: it starts from it, not listing them again
         new._listing = state._listing
-    module = getattr(game.rules, "module", None)
     deopts = getattr(module, "deopts", 0)
     try:
         played = run(game, new, chosen, 1, 0, [], settled)
@@ -123,11 +133,11 @@ def kernel_step(game, state, move):
             module.deopts = deopts
         return None
     game.kernel_steps += 1
-    if not new.over and not (new.pc in points_run and game.rules.points[new.pc].code == DECIDE):
+    if new.over:
+        new._moves = new._listing = None
+    elif new.pc not in decisions:
         new._moves = new._listing = None
         game._advance(new)  # on to the next decision from a point the function does not run
-    elif new.over:
-        new._moves = new._listing = None
     else:
         new._settled = _contents(new)
     new._shown = None  # (`_where`, kept from the state given, is checked against the zones before use)
