@@ -65,7 +65,7 @@ class ListedShape:
                     return self._moves_by_key(player, out)
                 for entry in entries:
                     if (player, entry) not in by_entry:
-                        by_entry[(player, entry)] = self._move(self._key(player, entry))
+                        by_entry[(player, entry)] = self._move(self._key(player, entry), keep=False)
                 found = tuple(map(by_entry.__getitem__, zip(repeat(player), entries)))
         except TypeError:  # an entry that is no key (a list, from the kernel tier)
             return self._moves_by_key(player, out)
