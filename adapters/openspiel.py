@@ -43,7 +43,7 @@ import numpy as np
 import pyspiel
 
 from meeple.interpreter import ranks_erased
-from meeple.interpreter.runtime.game import CHANCE, Game
+from meeple.interpreter.runtime.game import Game
 from meeple.interpreter.runtime.loading import load_rules
 from meeple.interpreter.runtime.outcome import declared_sum
 
@@ -298,13 +298,7 @@ class MeepleState(pyspiel.State):
         return self._state.over or (cut > 0 and self.move_number() >= cut)
 
     def returns(self):
-        n = self._meeple.player_count
-        if not self.is_terminal():
-            return [0.0] * n
-        if not self._state.over:  # a game cut short (cut_after) has no winner
-            total = declared_sum(self._meeple.rules.ruleset.scoring) if self._game.returns == "score" else None
-            return [float(total or 0) / n] * n
-        return final_returns(self._meeple, self._state, self._game.returns)
+        return returns_at(self._game, self._state, cut=self.is_terminal())
 
     def __str__(self):
         digest = hashlib.sha1(repr(self._meeple.pack(self._state)).encode()).hexdigest()[:16]
@@ -321,6 +315,19 @@ class MeepleState(pyspiel.State):
         histories they cannot tell apart give the same text, and a move they saw played
         is remembered."""
         return self.observation_text(player) + "\nhistory " + _recall(self._game, self._at.trail, player)
+
+
+def returns_at(setup, state, cut: bool) -> list:
+    """The returns at meeple state `state`: the final ones where the game is over; where
+    it was cut short (`cut`, cut_after reached) nobody wins, and a constant-sum game's
+    total is shared out; 0 each before the end."""
+    n = setup.meeple.player_count
+    if state.over:
+        return final_returns(setup.meeple, state, setup.returns)
+    if cut:
+        total = declared_sum(setup.meeple.rules.ruleset.scoring) if setup.returns == "score" else None
+        return [float(total or 0) / n] * n
+    return [0.0] * n
 
 
 class _Step:

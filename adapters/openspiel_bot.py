@@ -16,6 +16,7 @@ import numpy as np
 from open_spiel.python.algorithms import mcts
 
 from .openspiel import MeepleState, load
+from .openspiel_rollouts import PlayoutEvaluator
 
 UCT_C = 2.0
 
@@ -35,7 +36,7 @@ class OpenSpielMCTSBot:
         position = MeepleState(spiel)
         position._at.state = state
         bot = mcts.MCTSBot(spiel, UCT_C, self.simulations,
-                           mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.numpy),
+                           PlayoutEvaluator(n_rollouts=1, random_state=self.numpy),
                            random_state=self.numpy)
         action = bot.step(position)
         move = spiel.setup.encoding.actions.legal(state, seat.player)[action]

@@ -3,7 +3,7 @@
     python -m meeple.benchmarks.adapters sims [--sims 1]      # OpenSpiel random games, whole
     python -m meeple.benchmarks.adapters cfr [--iterations 40]  # CFR+ on goofspiel, 3 and 4 cards
     python -m meeple.benchmarks.adapters mcts [--games 20 --simulations 200]  # OpenSpiel MCTS vs random
-    python -m meeple.benchmarks.adapters mcts-rate [--games 3 --simulations 100]  # its simulations/s, ours and OpenSpiel's
+    python -m meeple.benchmarks.adapters mcts-rate [--games 3 --simulations 100]  # its simulations/s: both evaluators, and OpenSpiel's
 
 `sims` plays every shipped ruleset to its end with `pyspiel.random_sim_test` (with
 serialisation), at its smallest player count; `cfr` reports exploitability as it falls;
@@ -71,20 +71,26 @@ def mcts(games: int, simulations: int) -> None:
 
 
 def mcts_rate(rounds: int, simulations: int) -> None:
-    """OpenSpiel's MCTSBot choosing connect four's first moves on meeple's game through
-    the adapter and on OpenSpiel's own, interleaved: simulations per second, and the ratio."""
+    """OpenSpiel's MCTSBot choosing connect four's first moves, interleaved: on meeple's game
+    through the adapter with OpenSpiel's rollout evaluator (each rollout stepped through the
+    pyspiel state) and with the adapter's (adapters/openspiel_rollouts.py: each rollout one
+    `Game.playout`), and on OpenSpiel's own game: simulations per second, and the ratios."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as mcts_algorithms
 
     from meeple.adapters.openspiel import load
-    games = {"meeple (adapter)": load("connect-four"), "OpenSpiel": pyspiel.load_game("connect_four")}
-    spent = dict.fromkeys(games, 0.0)
+    from meeple.adapters.openspiel_rollouts import PlayoutEvaluator
+    ours = load("connect-four")
+    runners = {"meeple, OpenSpiel's rollouts": (ours, mcts_algorithms.RandomRolloutEvaluator),
+               "meeple, playout rollouts": (ours, PlayoutEvaluator),
+               "OpenSpiel": (pyspiel.load_game("connect_four"), mcts_algorithms.RandomRolloutEvaluator)}
+    spent = dict.fromkeys(runners, 0.0)
     for r in range(rounds):
-        for name, game in games.items():
+        for name, (game, evaluator) in runners.items():
             rng = np.random.RandomState(r)
             bot = mcts_algorithms.MCTSBot(game, uct_c=2, max_simulations=simulations,
-                                          evaluator=mcts_algorithms.RandomRolloutEvaluator(1, rng), random_state=rng)
+                                          evaluator=evaluator(1, rng), random_state=rng)
             state = game.new_initial_state()
             start = time.perf_counter()
             for _ in range(4):  # the first four moves, each a whole search
@@ -92,8 +98,7 @@ def mcts_rate(rounds: int, simulations: int) -> None:
             spent[name] += time.perf_counter() - start
     rates = {name: rounds * 4 * simulations / t for name, t in spent.items()}
     for name, rate in rates.items():
-        print(f"{name:18} {rate:10,.0f} simulations/s")
-    print(f"ratio meeple / OpenSpiel: {rates['meeple (adapter)'] / rates['OpenSpiel']:.3f}")
+        print(f"{name:30} {rate:10,.0f} simulations/s  {rate / rates['OpenSpiel']:.3f} of OpenSpiel's")
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ import pytest
 from open_spiel.python.algorithms import mcts
 
 from meeple.adapters.openspiel import load, register
+from meeple.adapters.openspiel_rollouts import PlayoutEvaluator
 
 # (ruleset, players, OpenSpiel moves after which the game is cut short: 0 = played out).
 # The rulebook games run to thousands of moves; a whole random game of each, with
@@ -52,11 +53,13 @@ def test_strings_and_tensors_come_from_each_players_view():
     assert state.information_state_string(0) != before
 
 
-def test_openspiel_mcts_plays_connect_four_through_the_adapter():
+@pytest.mark.parametrize("evaluator", [mcts.RandomRolloutEvaluator, PlayoutEvaluator])
+def test_openspiel_mcts_plays_connect_four_through_the_adapter(evaluator):
+    """With OpenSpiel's rollouts, and with the adapter's (adapters/openspiel_rollouts.py)."""
     game = load("connect-four")
     rng = np.random.RandomState(7)
     bot = mcts.MCTSBot(game, uct_c=2, max_simulations=60,
-                       evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)
+                       evaluator=evaluator(n_rollouts=1, random_state=rng), random_state=rng)
     wins = 0
     for seat in (0, 1):
         state = game.new_initial_state()
