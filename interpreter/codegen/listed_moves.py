@@ -53,29 +53,33 @@ class ListedShape:
             ns[name] = self
 
     def moves(self, player, out) -> tuple:
-        if self.form == "plain_by_player":
-            return self._moves_by_key(player, out)
-        entries = out[:-1] if self.respond else out
+        if self.form == "plain_by_player":  # (mover, their values) pairs: each mover's moves in turn
+            return tuple(m for p, values in out for m in self._found(p, values))
+        if self.respond:
+            key = (player, PASS_TAG, ())
+            return self._found(player, out[:-1]) + (self.made.get(key) or self._move(key),)
+        return self._found(player, out)
+
+    def _found(self, player, entries) -> tuple:
+        """The moves of `player`'s entries, found by the entries themselves."""
         by_entry = self.by_entry
         try:
             try:
                 found = tuple(map(by_entry.__getitem__, zip(repeat(player), entries)))
             except KeyError:  # a move not met before: made once, then found by its entry
                 if len(by_entry) >= _KEPT:
-                    return self._moves_by_key(player, out)
+                    return self._moves_by_key(player, entries)
                 for entry in entries:
                     if (player, entry) not in by_entry:
                         by_entry[(player, entry)] = self._move(self._key(player, entry), keep=False)
                 found = tuple(map(by_entry.__getitem__, zip(repeat(player), entries)))
         except TypeError:  # an entry that is no key (a list, from the kernel tier)
-            return self._moves_by_key(player, out)
-        if self.respond:
-            key = (player, PASS_TAG, ())
-            return found + (self.made.get(key) or self._move(key),)
+            return self._moves_by_key(player, entries)
         return found
 
-    def _moves_by_key(self, player, out) -> tuple:
-        made, found, keys = self.made, [], self._keys(player, out)
+    def _moves_by_key(self, player, entries) -> tuple:
+        """The moves of `player`'s entries (no pass among them), each found by its key."""
+        made, found, keys = self.made, [], [self._key(player, m) for m in entries]
         try:
             for key in keys:
                 move = made.get(key)
@@ -86,19 +90,10 @@ class ListedShape:
             return tuple(self._move(key, keep=False) for key in keys)
         return tuple(found)
 
-    def _keys(self, player, out):
-        """(player, tag, values) of each move listed, in order; a pass has the tag PASS_TAG."""
-        if self.form == "plain_by_player":
-            return [(p, 0, (_held(v),)) for p, values in out for v in values]
-        keys = [self._key(player, m) for m in (out[:-1] if self.respond else out)]
-        if self.respond:
-            keys.append((player, PASS_TAG, ()))
-        return keys
-
     def _key(self, player, m):
         """(player, tag, values) of one entry of the listing."""
         form = self.form
-        if form == "plain" or (form == "bare" and len(self.actions[0][1]) == 1):
+        if form in ("plain", "plain_by_player") or (form == "bare" and len(self.actions[0][1]) == 1):
             return (player, 0, (_held(m),))
         if form == "bare":
             return (player, 0, tuple(map(_held, m)))
