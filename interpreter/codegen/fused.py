@@ -267,7 +267,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         emit("# the whole random playout over typed locals, for Game.playout (codegen/fused.py)")
         emit("def FUSED(game, state, below, limit, played, drawn, settled=False):")
         written_for = [] if self.players is None else [f"if ctx.player_count != {self.players}:", "    raise _KernelStop()"]
-        for line in ["L = state.locals", "ctx = _Ctx(game, state)", "ctx.bindings = L", *written_for, *self.prologue(),
+        for line in ["L = state.locals", "ctx = _Ctx.over(game, state, L)", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
                      *self.locals_prologue(), *first_moves, "pc = state.pc", "steps = 0", "_cost = 0",
                      "_bits = _fz_fast_bits(below)", "_given = state._listing", "state._listing = None",

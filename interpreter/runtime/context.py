@@ -43,6 +43,16 @@ class Ctx:
         # triggers and definitions calling definitions (functions.enter_call), each nested.
         self.cost = self.trigger_depth = self.event_depth = self.call_depth = 0
 
+    @classmethod
+    def over(cls, game, state, bindings: dict) -> "Ctx":
+        """A context whose bindings are `bindings` itself, not a copy: a generated playout
+        reads and writes the flow's locals in place (codegen/fused.py)."""
+        ctx = cls.__new__(cls)
+        ctx.game, ctx.state, ctx.bindings = game, state, bindings
+        ctx.player_count, ctx.options = game.player_count, game.options
+        ctx.cost = ctx.trigger_depth = ctx.event_depth = ctx.call_depth = 0
+        return ctx
+
     def charge(self, n: int = 1) -> None:
         self.cost += n
         if self.cost > COST_LIMIT:

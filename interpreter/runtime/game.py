@@ -384,14 +384,16 @@ class Game(GameSetup, GameFlow, GamePlayouts):
         """Play a move.  A text may name items by id even where its mover would use a
         handle: whoever holds the whole state (a test, a replay) is the referee."""
         if isinstance(move, str):
-            move = self.parse_move(state, move, player, referee=True)
-        elif not _holds(self.legal_moves(state), move):
+            return self._play(state, self.parse_move(state, move, player, referee=True))
+        index = _place_of(self.legal_moves(state), move)
+        if index is None:
             raise IllegalMove(move_text(move), self.explain(state, move_text(move), move.player, referee=True))
-        return self._play(state, move)
+        return self._play(state, move, index)
 
-    def _play(self, state: State, move: Move) -> State:
+    def _play(self, state: State, move: Move, index: int | None = None) -> State:
+        """The state after `move`; `index` is its place among the legal moves, where known."""
         if self._steps_by_kernel is not False:
-            return kernel_step.play(self, state, move)
+            return kernel_step.play(self, state, move, index)
         return self._play_by_loop(state, move)
 
     def _play_by_loop(self, state: State, move: Move) -> State:
@@ -592,12 +594,16 @@ class Game(GameSetup, GameFlow, GamePlayouts):
         return determinize(self, seen, rng)
 
 
-def _holds(moves: tuple, move) -> bool:
-    """`move in moves`, first by identity: a caller usually plays one of the listed moves."""
-    for m in moves:
+def _place_of(moves: tuple, move) -> int | None:
+    """`moves.index(move)`, first by identity (a caller usually plays one of the listed
+    moves); None where it is not there."""
+    for i, m in enumerate(moves):
         if m is move:
-            return True
-    return move in moves
+            return i
+    try:
+        return moves.index(move)
+    except ValueError:
+        return None
 
 
 _UNKNOWN = object()

@@ -25,10 +25,11 @@ class _ListingDiffers(Exception):
     """The function listed a different number of moves than legal_moves: give up the step."""
 
 
-def play(game, state, move):
+def play(game, state, move, index=None):
     """`Game._play` on a back end with a playout function: the step played by that
     function or move by move, whichever `game._steps_by_kernel` says (None: the faster
-    way for this game, by StepTrial)."""
+    way for this game, by StepTrial).  `index`: the move's place among the state's legal
+    moves, where the caller found it."""
     way = game._steps_by_kernel
     if way is None:
         trial = game._step_trial
@@ -36,9 +37,9 @@ def play(game, state, move):
             trial = game._step_trial = StepTrial()
         way = trial.way
         if way is None:
-            return trial.play(game, state, move)
+            return trial.play(game, state, move, index)
     if way:
-        new = kernel_step(game, state, move)
+        new = kernel_step(game, state, move, index)
         if new is not None:
             return new
     return game._play_by_loop(state, move)
@@ -63,13 +64,13 @@ class StepTrial:
         self.timed = [0, 0]
         self.turn = 1
 
-    def play(self, game, state, move):
+    def play(self, game, state, move, index=None):
         if game._within is not None or _playable(game, state) is None:
             return game._play_by_loop(state, move)  # a step only one way can play is not timed
         turn = self.turn
         self.turn = 1 - turn
         start = perf_counter()
-        new = kernel_step(game, state, move) if turn else None
+        new = kernel_step(game, state, move, index) if turn else None
         if new is None:
             new = game._play_by_loop(state, move)
         self.spent[turn] += perf_counter() - start
@@ -100,17 +101,20 @@ def _facts(game, kernel) -> tuple:
         getattr(game.rules, "module", None)
 
 
-def kernel_step(game, state, move):
+def kernel_step(game, state, move, index=None):
     """The state after `move`, played by the playout function; None where the function
-    cannot play this step (then the caller plays it move by move)."""
+    cannot play this step (then the caller plays it move by move).  `index`, where given,
+    is the move's place among the state's legal moves (`Game.legal_moves` lists them in
+    the order of `state._moves`, some renamed for their movers)."""
     facts = _playable(game, state)
     if facts is None or game._within is not None:
         return None
     _, run, decisions, module = facts
     moves = state._moves
-    index = _index_of(moves, move)
     if index is None:
-        return None
+        index = _index_of(moves, move)
+        if index is None:
+            return None
     count = len(moves)
 
     def chosen(n: int) -> int:
