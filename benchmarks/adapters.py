@@ -72,33 +72,12 @@ def mcts(games: int, simulations: int) -> None:
 
 def mcts_rate(rounds: int, simulations: int) -> None:
     """OpenSpiel's MCTSBot choosing connect four's first moves, interleaved: on meeple's game
-    through the adapter with OpenSpiel's rollout evaluator (each rollout stepped through the
-    pyspiel state) and with the adapter's (adapters/openspiel_rollouts.py: each rollout one
-    `Game.playout`), and on OpenSpiel's own game: simulations per second, and the ratios."""
-    import numpy as np
-    import pyspiel
-    from open_spiel.python.algorithms import mcts as mcts_algorithms
-
-    from meeple.adapters.openspiel import load
-    from meeple.adapters.openspiel_rollouts import PlayoutEvaluator
-    ours = load("connect-four")
-    runners = {"meeple, OpenSpiel's rollouts": (ours, mcts_algorithms.RandomRolloutEvaluator),
-               "meeple, playout rollouts": (ours, PlayoutEvaluator),
-               "OpenSpiel": (pyspiel.load_game("connect_four"), mcts_algorithms.RandomRolloutEvaluator)}
-    spent = dict.fromkeys(runners, 0.0)
-    for r in range(rounds):
-        for name, (game, evaluator) in runners.items():
-            rng = np.random.RandomState(r)
-            bot = mcts_algorithms.MCTSBot(game, uct_c=2, max_simulations=simulations,
-                                          evaluator=evaluator(1, rng), random_state=rng)
-            state = game.new_initial_state()
-            start = time.perf_counter()
-            for _ in range(4):  # the first four moves, each a whole search
-                state.apply_action(bot.step(state))
-            spent[name] += time.perf_counter() - start
-    rates = {name: rounds * 4 * simulations / t for name, t in spent.items()}
+    through the adapter with OpenSpiel's rollout evaluator and with the adapter's
+    (adapters/openspiel_rollouts.py), and on OpenSpiel's own game (targets.mcts_rates)."""
+    from .targets import mcts_rates
+    rates = mcts_rates(rounds, simulations)
     for name, rate in rates.items():
-        print(f"{name:30} {rate:10,.0f} simulations/s  {rate / rates['OpenSpiel']:.3f} of OpenSpiel's")
+        print(f"{name:22} {rate:10,.0f} simulations/s  {rate / rates['OpenSpiel']:.3f} of OpenSpiel's")
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ from meeple.interpreter import list_rulesets, load_game
 from .baselines import BASELINES
 from .timing import _measure, engine_playout
 from .step_runners import openspiel_game, openspiel_playout, step_api_playout
+from .targets import checks, mcts_rates, print_checks
 
 BACKENDS = ("reference", "compiled")
 SAMPLED_STATES = 40  # states per game whose legal moves are timed
@@ -239,6 +240,9 @@ def run_bench(games=None, seconds: float = 3.0, as_json: bool = False, backends=
         print(json.dumps(rows, indent=1))
     else:
         print_table(rows, seconds)
+        # Issue 43's targets, and OpenSpiel's MCTS on connect four for the one they name.
+        mcts = mcts_rates() if any(r["game"] == "connect-four" for r in rows) else None
+        print_checks(checks(rows, mcts), mcts)
     return rows
 
 
