@@ -48,6 +48,19 @@ scoring:
 """
 
 
+def fast_and_loop_outcomes(game, state, seed: int, max_moves=None) -> list:
+    """The playout from `state` by the fast path and by the loop with the same draws: each
+    its end state's data, or the error it stopped with (code and message)."""
+    from meeple.interpreter.runtime.context import RuleError
+    outcomes = []
+    for policy in (None, loop_policy):
+        try:
+            outcomes.append(game.playout(state, policy=policy, rng=random.Random(seed), max_moves=max_moves).to_data())
+        except RuleError as error:
+            outcomes.append((error.code, str(error)))
+    return outcomes
+
+
 def fused_matches_the_loop(game, seeds, cut: int, go_on: bool = False):
     """Whole playouts and playouts cut after `seed % cut` moves, fused and by the loop, end
     alike (and leave the policy's generator alike); with `go_on`, a cut playout continued

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from meeple.interpreter import load_game
-from meeple.interpreter.runtime.context import RuleError
 from meeple.interpreter.codegen.fused import unsupported
 from meeple.interpreter.codegen.kernel import KernelStop
 
 from ruleset_support import FOUR_REASONS, playout_errors, write_ruleset
 from fused_cases import (INSIDE, TOLLS, ERRANDS, HARVEST, PANTRY, LEDGER, KEPT, WORKSHOP, RELAY, SEALED, BARTER,
-                         TOKENS, CAVES, TALLY, ROWS, MARKS, WATCHERS, fused_matches_the_loop, loop_policy)
+                         TOKENS, CAVES, TALLY, ROWS, MARKS, WATCHERS, fast_and_loop_outcomes, fused_matches_the_loop,
+                         loop_policy)
 
 
 @pytest.mark.parametrize("name", INSIDE)
@@ -405,12 +405,8 @@ def test_a_variable_outside_its_declared_bounds_is_left_to_the_loop():
     assert "_v = (v_silver[" in fused and "max(v_silver) > 6" in fused
     state = game.new_state(4)
     state.vars["silver"] = (9, *state.vars["silver"][1:])  # more than the declared 6
-    outcomes = []
-    for policy in (None, loop_policy):  # both play on until a write meets the bound, and report it alike
-        try:
-            outcomes.append(game.playout(state, policy=policy, rng=random.Random(3), max_moves=40).to_data())
-        except RuleError as error:
-            outcomes.append((error.code, str(error)))
+    # Both play on until a write meets the bound, and report it alike.
+    outcomes = fast_and_loop_outcomes(game, state, 3, max_moves=40)
     assert game.kernel_fallbacks == 1
     assert outcomes[0] == outcomes[1]
 
@@ -481,3 +477,48 @@ def test_a_condition_trigger_the_tier_cannot_follow_is_named(tmp_path, change, w
     game = load_game(write_ruleset(tmp_path, text, "watchers-outside"), backend="compiled")
     assert unsupported(game.rules) == why
     assert game.rules.playout_kernel(False)[0].__name__ == "PLAYOUT"
+
+
+LOCAL_BOUNDS = """
+game: {name: local-bounds, players: 2}
+variables:
+  pool: {type: int, initial: 1}
+  tally: {type: int, initial: 0, min: 0}
+  steps: {type: int, initial: 0}
+flow:
+  - loop:
+      - turns: "players()"
+        do:
+          - choose: [grow]
+actions:
+  grow:
+    params: {by: "[1, 2, 3]"}
+    effects:
+      - let: {start: "index_of([3, 2, 1], by)"}
+      - for: j
+        in: "range(1, 6)"
+        do:
+          - "tally += (start + j) % 5"
+      - let: {twice: "pool + pool"}
+      - "pool = twice - pool + pool * by"
+      - "steps += 1"
+end:
+  - when: "steps >= 90"
+    reason: "enough"
+"""
+
+
+def test_arithmetic_on_bounded_locals_is_written_without_range_checks(tmp_path):
+    """A `let` and a loop over `range(...)` carry bounds into the arithmetic on them: the
+    place of `index_of` plus the loop's count needs no check of the language's range.
+    `pool + pool` may pass it and keeps its check: the pool outgrows the range within a
+    game, and the tier stops there as the loop does."""
+    game = load_game(write_ruleset(tmp_path, LOCAL_BOUNDS, "local-bounds"), backend="compiled")
+    assert game.rules.playout_tier() == "fused"
+    game.rules.playout_kernel(False, 2)
+    fused = [part for part in game.rules.module.parts if "def FUSED" in part][-1]
+    assert re.search(r"\(\(_l\d+_start \+ _f\d+_j\) % 5\)", fused)  # no check around it
+    assert re.search(r":= _l\d+_start \+ _f\d+_j\)", fused) is None
+    assert re.search(r":= v_pool \+ v_pool\)", fused)  # checked
+    outcomes = fast_and_loop_outcomes(game, game.new_state(1), 5)
+    assert outcomes[0] == outcomes[1] and isinstance(outcomes[0], tuple)  # the range was passed, and said alike

@@ -122,6 +122,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         self.def_memos: dict[str, str] = {}  # definition -> its memo's local (inline, remembered_by)
         self.prop_columns: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
+        self.local_ranges: dict[str, tuple[int, int]] = {}  # a let's or a loop's local (its text) -> its bounds
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
@@ -253,6 +254,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         self.boards.clear()
         self.fixed_length.clear()
         self.def_memos.clear()
+        self.local_ranges.clear()
         self.prop_columns.clear()
         self.witnesses.clear()
         self.first_moves.clear()

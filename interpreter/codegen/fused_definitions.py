@@ -233,6 +233,8 @@ class Definitions:
                 if len(clause.names) == 1:
                     local = ident("c", clause.names[0], self.temps)
                     self.note_length(local, clause.iter)
+                    if t == "list:int" and (bounds := self.loop_range(clause.iter, inner)) is not None:
+                        self.local_ranges[local] = bounds
                     inner[clause.names[0]] = (local, t[5:])
                     walked = self.walked(seq, True)
                     if charge is not None and not clauses and walked != seq:
@@ -307,7 +309,9 @@ class Definitions:
         language's range); None where they do not."""
         if isinstance(node, A.Const):
             return (node.value, node.value) if type(node.value) is int else None
-        if isinstance(node, A.Name) and node.name not in env and self.types.get(node.name) == "int":
+        if isinstance(node, A.Name) and node.name in env:  # a let's or a loop's, bounded where it was bound
+            return self.local_ranges.get(env[node.name][0])
+        if isinstance(node, A.Name) and self.types.get(node.name) == "int":
             return self.var_range(node.name)
         if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name not in env and \
                 self.types.get(node.obj.name) in _RANGED:
@@ -317,15 +321,39 @@ class Definitions:
             return (0, _LONGEST)
         if isinstance(node, A.Call) and node.func == "player_count" and not node.args and node.func not in self.rs.defines:
             return (0, _LONGEST) if self.players is None else (self.players, self.players)
+        if isinstance(node, A.Call) and node.func == "index_of" and len(node.args) == 2 and \
+                not (node.func in env or node.func in self.rs.defines):
+            return (-1, _LONGEST)  # a place in a list, or -1
+        if isinstance(node, (A.Unary, A.Binary)):
+            # An operation that may pass the language's range is checked where it is written
+            # (`checked`), so the value it hands on is within that range.
+            return _clamped(self.op_range(node, env))
+        if isinstance(node, A.Cond):
+            one, other = self.int_range(node.then, env), self.int_range(node.orelse, env)
+            return None if one is None or other is None else (min(one[0], other[0]), max(one[1], other[1]))
+        return None
+
+    def op_range(self, node, env) -> tuple[int, int] | None:
+        """Bounds on what an operation on ints works out, before any check of the
+        language's range: where they pass it, the operation is written checked."""
         if isinstance(node, A.Unary) and node.op == "-":
             inner = self.int_range(node.operand, env)
             return None if inner is None else (-inner[1], -inner[0])
         if isinstance(node, A.Binary):
             return _combined(node.op, self.int_range(node.left, env), self.int_range(node.right, env))
-        if isinstance(node, A.Cond):
-            one, other = self.int_range(node.then, env), self.int_range(node.orelse, env)
-            return None if one is None or other is None else (min(one[0], other[0]), max(one[1], other[1]))
         return None
+
+    def loop_range(self, seq, env) -> tuple[int, int] | None:
+        """Bounds on the ints a loop over `seq` binds, where it is `range(...)` of bounded
+        ints with no step."""
+        if not (isinstance(seq, A.Call) and seq.func == "range" and 1 <= len(seq.args) <= 2
+                and not (seq.func in env or seq.func in self.rs.defines)):
+            return None
+        ends = [self.int_range(a, env) for a in seq.args]
+        if None in ends:
+            return None
+        low = ends[0][0] if len(ends) == 2 else 0
+        return (low, max(low, ends[-1][1] - 1))
 
     def var_range(self, name: str) -> tuple[int, int]:
         """An int variable's declared bounds (the language's range where none is declared),
@@ -347,6 +375,11 @@ class Definitions:
         if t != "bool":
             raise Unsupported("a condition that is not bool")
         return text
+
+
+def _clamped(bounds):
+    """Bounds cut to the language's range (what a checked operation hands on)."""
+    return None if bounds is None else (max(bounds[0], -LIMIT), min(bounds[1], LIMIT))
 
 
 def _builds_text(node) -> bool:

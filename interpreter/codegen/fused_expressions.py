@@ -124,7 +124,7 @@ class Expressions:
             if node.op == "not" and t == "bool":
                 return f"(not {x})", "bool"
             if node.op == "-" and t == "int":
-                return (f"(-{x})" if _within_limit(self.int_range(node.operand, env)) else self.checked(f"-{x}")), "int"
+                return (f"(-{x})" if _within_limit(self.op_range(node, env)) else self.checked(f"-{x}")), "int"
             raise Unsupported(f"'{node.op}' on {t}")
         if isinstance(node, A.BoolOp):
             (l, lt), (r, rt) = e(node.left), e(node.right)
@@ -177,7 +177,7 @@ class Expressions:
                 return f"_fz_pow({l}, {r})", "int"
             raise Unsupported(f"'**' on {lt} and {rt}", node.span)
         if op in ("+", "-", "*", "//", "%") and lt == rt == "int":  # by zero: Python raises, the loop reports
-            if _within_limit(self.int_range(node, env)):
+            if _within_limit(self.op_range(node, env)):
                 return f"({l} {op} {r})", "int"
             return self.checked(f"{l} {op} {r}"), "int"
         if op == "+" and lt.startswith("list:") and (_unified(lt, rt) or "").startswith("list:"):

@@ -201,6 +201,8 @@ class ZonesAndEffects:
                     self.temps += 1
                     local = ident("_l", name, self.temps)
                     lines.append(f"{local} = {text}")
+                    if t == "int" and (bounds := self.int_range(value, env)) is not None:
+                        self.local_ranges[local] = bounds
                     env[name] = (local, t)
             elif kind == "if":
                 lines.append(f"if {self.truth(effect.args['cond'], env)}:")
@@ -214,6 +216,8 @@ class ZonesAndEffects:
                     raise Unsupported("a 'for' over something other than a list")
                 self.temps += 1
                 local = ident("_f", effect.args["var"], self.temps)
+                if t == "list:int" and (bounds := self.loop_range(effect.args["in"], env)) is not None:
+                    self.local_ranges[local] = bounds
                 body = self.effect_block(effect.args["do"], {**env, effect.args["var"]: (local, t[5:])})
                 pre, walked = self.walk_lines(seq)
                 lines += [*pre, f"for {local} in tuple({walked}):", *("    " + x for x in body or ["pass"])]
