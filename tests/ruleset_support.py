@@ -116,7 +116,7 @@ FOUR_REASONS = """
 game: {name: four-reasons, players: 2}
 variables:
   stock: {per: player, type: "map[str, list[int]]", initial: "{'a': [1]}"}
-  names: {per: player, type: "list[list[str]]", initial: "[]"}
+  names: {per: player, type: "list[list[bool]]", initial: "[]"}
   coins: {per: player, type: int, initial: 3, min: 0}
   first: {type: int, initial: 0}
 flow:

@@ -19,7 +19,6 @@ GAMES = sorted([p for p in (ROOT / "rulesets").iterdir() if (p / "game.yaml").is
 
 # game -> a part of each reason that keeps it out (the fused tier does not take these yet)
 OUTSIDE = {
-    "battleship": ("variable 'fleet' of type list[list[int]]", "definition 'fits' calls itself"),
     "chess": ("a map of mixed or unusual types",),  # glyph: maps keyed by ints
 }
 

@@ -119,6 +119,15 @@ def test_anything_the_generator_never_writes_is_refused(text):
         check(text)
 
 
+def test_a_nested_function_may_write_its_callers_budget():
+    """The fused tier writes a definition that calls itself as a nested function, which
+    charges the playout's budget (`nonlocal`): the one scope statement it writes."""
+    ns: dict = {}
+    run("def f():\n    _cost = 0\n    def g(n):\n        nonlocal _cost\n        _cost += 1\n"
+        "        return n == 0 or g(n - 1)\n    g(3)\n    return _cost", "<meeple 00>", ns)
+    assert ns["f"]() == 4
+
+
 def test_run_leaves_only_the_safe_builtins_in_reach():
     ns: dict = {}
     run("def f():\n    return len((1, 2))", "<meeple 00>", ns)

@@ -45,7 +45,7 @@ from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEf
                           deal, keyed_back, natural, PropColumn, rows_back, take_anywhere)
 from .fused_support import (MAX_NODES, _BOARD_WALKS, _CHAIN, _FLOW_POINTS, _FORKS, _MISSING, _NOT_REMEMBERED,
                             _PY, _SCALARS, _STRAIGHT, _WALK_FOUND_PER_MISS, _exprs, _flow_nodes, _walk)
-from .fused_runtime import (_bounded_range, _checked_int, _fast_bits, _first, _index_by_key, _last,
+from .fused_runtime import (_nested, _bounded_range, _checked_int, _fast_bits, _first, _index_by_key, _last,
                             _memo_on_trial, _memo_site, _remember, _remembered, _set_sized, _short, _sized, _stop,
                             _walked)
 from .fused_writes import Writes
@@ -101,6 +101,16 @@ def build_fused(rules, players: int | None = None):
         return None
 
 
+
+def _nested_list(t) -> str | None:
+    """"list:list:int" for a declared list[list[int]] (two levels or more, of ints or texts)."""
+    depth = 0
+    while t is not None and t.name == "list" and len(t.args) == 1:
+        depth, t = depth + 1, t.args[0]
+    if depth < 2 or t is None or t.name not in ("int", "str"):
+        return None
+    return "list:" * (depth - 1) + t.name
+
 class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idioms, Writes, Quantifiers, Expressions, Definitions,
                    _KernelWriter):
     def __init__(self, rules, players: int | None = None):
@@ -123,6 +133,10 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         self.prop_columns: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.local_ranges: dict[str, tuple[int, int]] = {}  # a let's or a loop's local (its text) -> its bounds
+        self.recursive: set[str] = set()  # definitions that call themselves, directly or not (check_definitions)
+        self.recursive_fns: dict[str, tuple] = {}  # such a definition -> (function, argument types, value type)
+        self.recursive_defs: dict[str, list[str]] = {}  # such a definition -> its nested function's lines
+        self.in_recursive = False  # writing the body of such a function
         self.constant_maps: dict[str, str] = {}  # a map literal of constants -> its name in the module
         self.boards: dict[str, str] = {}  # a walked board's name -> its adjacency's local
         self.fixed_length: dict[str, int] = {}  # a loop's local -> the length every element has
@@ -194,9 +208,10 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         if t is not None and t.name == "map" and decl.per is None and len(t.args) == 2 and t.args[0].name == "str" \
                 and t.args[1].name == "list" and len(t.args[1].args) == 1 and t.args[1].args[0].name in ("int", "str"):
             return "gmap:list:" + t.args[1].args[0].name  # texts to tuples, the dict replaced on every write
-        if t is not None and t.name == "list" and decl.per is None and len(t.args) == 1 and t.args[0].name == "list" \
-                and len(t.args[0].args) == 1 and t.args[0].args[0].name in ("int", "str"):
-            return "glist:list:" + t.args[0].args[0].name  # a tuple of tuples, replaced whole on every write
+        nested = _nested_list(t)
+        if nested is not None and (decl.per is None or decl.per == "player"):
+            # tuples of tuples (...), replaced whole on every write (global, or one per player)
+            return ("plist:" if decl.per == "player" else "glist:") + nested
         if t is not None and t.name == "item" and decl.per is None:
             return "item"  # an item, or none until one is written
         if t is not None and t.name == "set" and decl.per is None and len(t.args) == 1 and t.args[0].name in ("int", "str"):
@@ -215,15 +230,18 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         return ("pmap:" if decl.per == "player" else "map:") + inner
 
     def check_definitions(self) -> None:
-        """Definitions become nested functions: none may call itself, directly or not."""
+        """Definitions are written in line where they are called, but for those that call
+        themselves, directly or not (`recursive`): each of those is a nested function."""
         calls = {name: {n.func for n in _walk(d.expr) if isinstance(n, A.Call) and n.func in self.rs.defines}
                  for name, d in self.rs.defines.items()}
+        self.recursive = set()
         for start in calls:
             seen, todo = set(), list(calls[start])
             while todo:
                 n = todo.pop()
                 if n == start:
-                    raise Unsupported(f"definition '{start}' calls itself", self.rs.defines[start].span)
+                    self.recursive.add(start)
+                    break
                 if n not in seen:
                     seen.add(n)
                     todo += calls.get(n, ())
@@ -255,6 +273,8 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         self.fixed_length.clear()
         self.def_memos.clear()
         self.local_ranges.clear()
+        self.recursive_fns.clear()
+        self.recursive_defs.clear()
         self.prop_columns.clear()
         self.witnesses.clear()
         self.first_moves.clear()
@@ -271,7 +291,8 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         written_for = [] if self.players is None else [f"if ctx.player_count != {self.players}:", "    raise _KernelStop()"]
         for line in ["L = state.locals", "ctx = _Ctx.over(game, state, L)", *written_for, *self.prologue(),
                      *self.zone_prologue(), *self.anywhere_prologue(), *self.options_prologue(),
-                     *self.locals_prologue(), *first_moves, "pc = state.pc", "steps = 0", "_cost = 0",
+                     *self.locals_prologue(), *self.recursive_prologue(), *first_moves, "pc = state.pc", "steps = 0",
+                     "_cost = 0",
                      "_bits = _fz_fast_bits(below)", "_given = state._listing", "state._listing = None",
                      "_org_seq, _org_i = None, 0"]:
             emit("    " + line)
@@ -296,7 +317,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
                        _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
                        _fz_sized=_sized, _fz_set_sized=_set_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
-                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk)
+                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk, _fz_nested=_nested)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         self.ns.update(_IDIOM_NAMES)
@@ -358,8 +379,15 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
     def options_prologue(self) -> list[str]:
         lines = []
         for name, t in self.options_used.items():
-            lines += [f"{ident('o', name)} = game.options.get({name!r}, {self.rs.game.options[name].default!r})",
-                      f"if type({ident('o', name)}) is not {_PY[t]}:", "    raise _KernelStop()"]
+            o = ident("o", name)
+            if t.startswith("list:"):  # a list of ints or texts, as a tuple; its default held in the namespace
+                self.ns[ident("_fzd", name)] = tuple(self.rs.game.options[name].default)
+                lines += [f"{o} = game.options.get({name!r}, {ident('_fzd', name)})",
+                          f"if type({o}) not in (list, tuple) or not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {o})):",
+                          "    raise _KernelStop()", f"{o} = tuple({o})"]
+                continue
+            lines += [f"{o} = game.options.get({name!r}, {self.rs.game.options[name].default!r})",
+                      f"if type({o}) is not {_PY[t]}:", "    raise _KernelStop()"]
         return lines
 
     def chain(self, decision) -> list[str]:
@@ -449,8 +477,14 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
                            f"not {ONLY_NAMES[t[5:]]}.issuperset(map(type, {v}.values())):", "    raise _KernelStop()"]
             elif t.startswith("glist:list:"):
                 lines.append(f"{v} = {held}")
-                checks += [f"if type({v}) is not tuple or not all(type(_l) is tuple and "
-                           f"{ONLY_NAMES[t[11:]]}.issuperset(map(type, _l)) for _l in {v}):", "    raise _KernelStop()"]
+                depth, leaf = t.count("list:"), t.rsplit(":", 1)[1]
+                checks += [f"if not _fz_nested({v}, {depth}, {ONLY_NAMES[leaf]}):", "    raise _KernelStop()"]
+            elif t.startswith("plist:list:"):
+                lines.append(f"{v} = list({held})")
+                depth, leaf = t.count("list:"), t.rsplit(":", 1)[1]
+                checks += [f"if type({held}) is not tuple or len({held}) != ctx.player_count:", "    raise _KernelStop()",
+                           f"for _l in {v}:", f"    if not _fz_nested(_l, {depth}, {ONLY_NAMES[leaf]}):",
+                           "        raise _KernelStop()"]
             elif t.startswith("glist:"):
                 lines.append(f"{v} = {held}")
                 checks += [f"if type({v}) is not tuple or not {ONLY_NAMES[t[6:]]}.issuperset(map(type, {v})):",

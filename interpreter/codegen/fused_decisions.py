@@ -285,7 +285,7 @@ class Decisions:
         in line), which the expression could only write with a generator per element.
         Where the definition is remembered, its memo is asked as before while it is kept;
         once the game has let it go (`_memo_on_trial`), the loop builds the list."""
-        if not (isinstance(domain, A.Call) and domain.func in self.rs.defines):
+        if not (isinstance(domain, A.Call) and domain.func in self.rs.defines and domain.func not in self.recursive):
             return None
         d = self.rs.defines[domain.func]
         filtered = _filter_of(d.expr)
@@ -411,7 +411,8 @@ class Decisions:
         if not isinstance(node, (A.Name, A.Call)):
             return False
         name, args = (node.name, ()) if isinstance(node, A.Name) else (node.func, node.args)
-        if name not in bound and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
+        if name not in bound and name in self.rs.defines and name not in self.recursive and \
+                len(args) == len(self.rs.defines[name].params):
             d = self.rs.defines[name]
             return self.has_quantifier(d.expr, {"player", *d.params}, depth + 1)
         return self.looped_quantifier(node, bound)

@@ -7,6 +7,7 @@ import collections
 from meeple.dsl import expr_ast as A
 from meeple.dsl.functions import SCAN_FREE
 from ..runtime.context import COST_LIMIT
+from meeple.dsl.library_core import CALL_COST, MAX_CALL_DEPTH
 from .safe_source import ident
 from .fused_zones import Unsupported, plain as _plain
 from .fused_support import (LIMIT, _CHARGED_OR_SHORT, _LONGEST, _RANGED, _READ_AGAIN, _SCALARS,
@@ -21,6 +22,8 @@ class Definitions:
         d = self.rs.defines[name]
         if len(args) != len(d.params):
             raise Unsupported(f"'{name}' called with {len(args)} arguments")
+        if name in self.recursive:
+            return self.recursive_call(name, args, env, depth)
         inner = {}
         for p, a in zip(d.params, args):
             x, t = self.expr(a, env, depth + 1)
@@ -60,6 +63,71 @@ class Definitions:
         if passed:
             body = f"(lambda {', '.join(n for n, _ in passed)}: {body})({', '.join(x for _, x in passed)})"
         return (f"({', '.join(bound)}, {body})[-1]" if bound else body), t
+
+    def recursive_call(self, name, args, env, depth) -> tuple[str, str]:
+        """A call of a definition that calls itself: its nested function (written once,
+        `recursive_function`) called with the arguments worked out first, as the reference
+        works them out, and the depth of the calls, which the function limits."""
+        d = self.rs.defines[name]
+        texts, types = [], []
+        for a in args:  # (in a comprehension's iterable, the writer writes them without `:=`)
+            x, t = self.expr(a, env, depth + 1)
+            texts.append(x)
+            types.append(t)
+        if "player" not in d.params and any(isinstance(n, A.Name) and n.name == "player" for n in _walk(d.expr)):
+            if "player" not in env:
+                raise Unsupported(f"definition '{name}' reads the player where there is none")
+            texts.append(env["player"][0])
+            types.append(env["player"][1])
+        known = self.recursive_fns.get(name)
+        if known is None:
+            known = self.recursive_function(name, tuple(types))
+        fn, given, t = known
+        if tuple(types) != given:
+            raise Unsupported(f"definition '{name}' calls itself and is called with arguments of other types")
+        return f"{fn}({''.join(x + ', ' for x in texts)}{'_dd + 1' if self.in_recursive else '1'})", t
+
+    def recursive_function(self, name: str, types: tuple) -> tuple:
+        """The nested function of a definition that calls itself, for arguments of `types`
+        (the player last, where the body reads it): its body written as its value's type
+        is guessed (bool, int, text) until the body has the type guessed.  Each call is
+        charged as the reference charges one, and the calls stop the tier where they nest
+        deeper than half the reference's limit (the loop then works it out, or reports)."""
+        d = self.rs.defines[name]
+        fn = ident("_df", name)
+        names = [ident("_dp", p) for p in d.params] + (["_dpl"] if len(types) > len(d.params) else [])
+        scope = {p: (x, t) for p, x, t in zip([*d.params, "player"], names, types)}
+        saved = self.in_iterable, self.in_recursive
+        self.in_iterable, self.in_recursive = 0, True
+        try:
+            for guess in ("bool", "int", "str"):
+                self.recursive_fns[name] = (fn, types, guess)
+                try:
+                    body, t = self.expr(d.expr, scope, 0)
+                except Unsupported:
+                    continue
+                if t == guess:
+                    break
+            else:
+                self.recursive_fns.pop(name, None)
+                raise Unsupported(f"definition '{name}' calls itself, and its value is not a bool, an int or a text",
+                                  d.span)
+        finally:
+            self.in_iterable, self.in_recursive = saved
+        self.recursive_defs[name] = [
+            f"def {fn}({''.join(x + ', ' for x in names)}_dd):",
+            "    nonlocal _cost",
+            f"    if _dd > {MAX_CALL_DEPTH // 2}:", "        raise _KernelStop()",
+            f"    _cost += {CALL_COST}",
+            f"    if _cost > {COST_LIMIT // 4}:", "        raise _KernelStop()",
+            f"    return {body}"]
+        return self.recursive_fns[name]
+
+    def recursive_prologue(self) -> list[str]:
+        """The nested functions of the definitions that call themselves, before any call."""
+        if not self.recursive_defs:
+            return []
+        return ["_cost = 0", *(x for lines in self.recursive_defs.values() for x in lines)]
 
     def defined_as(self, node):
         """The expression a name stands for when it is a definition without parameters

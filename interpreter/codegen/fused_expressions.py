@@ -99,8 +99,8 @@ class Expressions:
             return self.sliced(node, env, depth)
         if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name == "options" \
                 and "options" not in env and node.name in self.rs.game.options:
-            t = type(self.rs.game.options[node.name].default).__name__
-            if t not in _SCALARS:
+            t = _option_type(self.rs.game.options[node.name].default)
+            if t is None:
                 raise Unsupported(f"the option '{node.name}'")
             self.options_used[node.name] = t
             return ident("o", node.name), t
@@ -506,3 +506,16 @@ def _constant_map(node):
     if len(kinds) != 1 or len(types) != 1 or len(set(keys)) != len(keys):
         return None
     return dict(zip(keys, values)), ("idict:" if kinds == {int} else "dict:") + types.pop()
+
+
+def _option_type(default) -> str | None:
+    """The tier's type of an option, from its default: a scalar, or a list of ints or of
+    texts (read as a tuple); None for any other."""
+    t = type(default).__name__
+    if t in _SCALARS:
+        return t
+    if isinstance(default, (list, tuple)) and default:
+        kinds = {type(x) for x in default}
+        if kinds == {int} or kinds == {str}:
+            return "list:" + kinds.pop().__name__
+    return None

@@ -23,7 +23,8 @@ class Quantifiers:
         if isinstance(node, (A.Name, A.Call)):
             name = node.name if isinstance(node, A.Name) else node.func
             args = () if isinstance(node, A.Name) else node.args
-            if name not in env and name in self.rs.defines and len(args) == len(self.rs.defines[name].params):
+            if name not in env and name in self.rs.defines and name not in self.recursive and \
+                    len(args) == len(self.rs.defines[name].params):
                 before, inner = self.bound_arguments(self.rs.defines[name], args, env, depth + 1)
                 return before + self.condition(self.rs.defines[name].expr, inner, flag, depth + 1)
             if self.looped_quantifier(node, env):

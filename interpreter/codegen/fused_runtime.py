@@ -158,3 +158,13 @@ def _set_sized(s: frozenset) -> frozenset:
     if len(s) > MAX_SET:
         raise KernelStop()
     return s
+
+
+def _nested(value, depth: int, only: frozenset) -> bool:
+    """Whether `value` is tuples nested `depth` deep whose innermost elements have the
+    types `only` holds: a list of lists (of lists...) variable as the tier holds it."""
+    if type(value) is not tuple:
+        return False
+    if depth == 1:
+        return only.issuperset(map(type, value))
+    return all(_nested(x, depth - 1, only) for x in value)

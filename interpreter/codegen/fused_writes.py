@@ -151,8 +151,10 @@ class Writes:
             value, vt = self.expr(assign.value, env)
         assigned = f"{place} = V[{name!r}]" if place == ident("v", name) else place
         if index is None:
-            if assign.op != "=" or _unified(vt, f"list:{elem}") != f"list:{elem}":
+            if _unified(vt, f"list:{elem}") != f"list:{elem}" or assign.op not in ("=", "+=") or elem.count("list:") > 1:
                 raise Unsupported(f"a {vt} written into '{name}'")
+            if assign.op == "+=":  # `xs += [...]`: the list with the new elements after its own
+                value = f"[*{self.walked(place)}, *{self.walked(value)}]"
             made = "tuple([tuple(_e) for _e in _w])" if elem.startswith("list:") else f"tuple({value})"
             before = [f"_w = {value}"] if elem.startswith("list:") else []  # no `:=` in a comprehension's iterable
             return [*lines, *before, f"_v = {made}", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
@@ -231,7 +233,7 @@ class Writes:
     def first_passing(self, node, env, into: str):
         """`first([x for x in S if c])` (often behind a definition) as a loop that stops at
         the first element passing, for a key a write goes to: (lines, type), or (None, None)."""
-        while isinstance(node, A.Call) and node.func in self.rs.defines:
+        while isinstance(node, A.Call) and node.func in self.rs.defines and node.func not in self.recursive:
             d = self.rs.defines[node.func]
             if len(node.args) != len(d.params):
                 return None, None

@@ -49,7 +49,7 @@ _INTROSPECTION = re.compile(r"(f|gi|cr|ag|tb|co)_\w+|mro|format|format_map")
 # The constructs the generator writes; anything else (import, class, global, with,
 # yield, await, f-strings, starred assignment targets of its own...) is refused.
 _NODES = frozenset({
-    "Module", "FunctionDef", "arguments", "arg", "keyword", "Return", "Delete", "Assign", "AugAssign",
+    "Module", "FunctionDef", "arguments", "arg", "keyword", "Return", "Delete", "Assign", "AugAssign", "Nonlocal",
     "For", "While", "If", "Raise", "Try", "ExceptHandler", "Expr", "Pass", "Break", "Continue",
     "BoolOp", "NamedExpr", "BinOp", "UnaryOp", "Lambda", "IfExp", "Dict", "Set", "ListComp", "SetComp",
     "DictComp", "GeneratorExp", "Compare", "Call", "Constant", "Attribute", "Subscript", "Starred",
