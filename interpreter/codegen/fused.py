@@ -45,7 +45,7 @@ from .fused_zones import (FACES, ONLY, ONLY_NAMES, Item, Unsupported, ZonesAndEf
                           deal, keyed_back, natural, PropColumn, rows_back, take_anywhere)
 from .fused_support import (MAX_NODES, _BOARD_WALKS, _CHAIN, _FLOW_POINTS, _FORKS, _MISSING, _NOT_REMEMBERED,
                             _PY, _SCALARS, _STRAIGHT, _WALK_FOUND_PER_MISS, _exprs, _flow_nodes, _walk)
-from .fused_runtime import (_nested, _bounded_range, _checked_int, _fast_bits, _first, _index_by_key, _last,
+from .fused_runtime import (_held, _nested, _no_none, _sure, _bounded_range, _checked_int, _fast_bits, _first, _index_by_key, _last,
                             _memo_on_trial, _memo_site, _remember, _remembered, _set_sized, _short, _sized, _stop,
                             _walked)
 from .fused_writes import Writes
@@ -133,6 +133,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
         self.prop_columns: dict[str, str] = {}  # item property -> its column's local (prop_column)
         self.ranged: set[str] = set()  # int variables whose declared bounds the writer relied on
         self.local_ranges: dict[str, tuple[int, int]] = {}  # a let's or a loop's local (its text) -> its bounds
+        self.records: list[dict] = []  # a record of constants' key -> its type (fused_expressions._constant_map)
         self.recursive: set[str] = set()  # definitions that call themselves, directly or not (check_definitions)
         self.recursive_fns: dict[str, tuple] = {}  # such a definition -> (function, argument types, value type)
         self.recursive_defs: dict[str, list[str]] = {}  # such a definition -> its nested function's lines
@@ -317,7 +318,7 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
                        _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
                        _fz_sized=_sized, _fz_set_sized=_set_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
-                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk, _fz_nested=_nested)
+                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk, _fz_nested=_nested, _fz_held=_held, _fz_no_none=_no_none, _fz_sure=_sure)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         self.ns.update(_IDIOM_NAMES)

@@ -247,9 +247,14 @@ class Definitions:
         if isinstance(node, A.MapComp):  # later keys replace earlier ones, in the first one's place
             key, kt = self.expr(node.key, inner, depth + 1)
             value, vt = self.expr(node.value, inner, depth + 1)
+            # Texts that may be none (a `cell` off the board) are checked when the map is made:
+            # a none stops the tier (the loop goes on with it), so the map holds texts.
+            unsure = "str?" in (kt, vt, vt[5:])
+            kt, vt = (kt.replace("str?", "str"), vt.replace("str?", "str")) if unsure else (kt, vt)
             if kt != "str" or vt not in _SCALARS + ("list:str", "list:int"):
                 raise Unsupported(f"a map of {kt} to {vt}")
-            return _charged_first(f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})", charge), f"dict:{vt}"
+            made = f"_fz_sized({{{key}: {value} {' '.join(clauses)}}})"
+            return _charged_first(f"_fz_no_none({made})" if unsure else made, charge), f"dict:{vt}"
         element, et = self.expr(node.element, inner, depth + 1)
         body = f"{element} {' '.join(clauses)}"
         if generator:
@@ -320,6 +325,9 @@ class Definitions:
                 clauses.append(f"for {', '.join(names)}{',' if len(names) == 1 else ''} in {self.walked(seq, True)}")
             else:
                 clauses.append(f"if {self.truth_in(clause.cond, inner, depth)}")
+                name = _not_none(clause.cond)
+                if name is not None and inner.get(name, (None, None))[1] == "str?":
+                    inner[name] = (inner[name][0], "str")  # `if x != none`: a text from here on
         return inner, clauses
 
     def walked(self, text: str, iterable: bool = False) -> str:
@@ -443,6 +451,16 @@ class Definitions:
         if t != "bool":
             raise Unsupported("a condition that is not bool")
         return text
+
+
+def _not_none(cond) -> str | None:
+    """The name a test `x != none` (or `none != x`) proves is not none, else None."""
+    if not (isinstance(cond, A.Binary) and cond.op == "!="):
+        return None
+    for one, other in ((cond.left, cond.right), (cond.right, cond.left)):
+        if isinstance(one, A.Name) and isinstance(other, A.Const) and other.value is None:
+            return one.name
+    return None
 
 
 def _clamped(bounds):

@@ -108,6 +108,11 @@ class Expressions:
             obj, ot = e(node.obj)
             if ot.startswith("dict:"):  # `m.key` is `m['key']`; a key it lacks: KeyError, the loop reports
                 return f"{obj}[{node.name!r}]", ot[5:]
+            if ot.startswith("rec:"):  # a record of constants: each key has its own type
+                fields = self.records[int(ot[4:])]
+                if node.name not in fields:
+                    raise Unsupported(f"'.{node.name}' of a map without that key", node.span)
+                return f"{obj}[{node.name!r}]", fields[node.name]
             if ot != "item":
                 raise Unsupported(f"'.{node.name}' of a {ot}")
             if node.name in ("id", "kind"):
@@ -145,13 +150,15 @@ class Expressions:
         if isinstance(node, A.ListLit):
             items = [e(x) for x in node.items]
             t = _unified(*(t for _, t in items)) if items else "?"  # `[]`: a list of what it meets
-            if t is None or not (t in _SCALARS + ("item", "?", "str?") or t.startswith("list:")):
+            if t is None and all(x in _SCALARS + ("str?",) or x.startswith(("list:", "dict:")) for _, x in items):
+                t = "mixed"  # only handed on whole, to a library function that takes any value (`key_of`)
+            if t is None or not (t in _SCALARS + ("item", "?", "str?", "mixed") or t.startswith("list:")):
                 raise Unsupported("a list of mixed types")
             return "(" + "".join(x + ", " for x, _ in items) + ")", "list:" + t
         if isinstance(node, (A.ListComp, A.Generator, A.MapComp)):
             return self.comprehension(node, env, depth)
         if isinstance(node, A.MapLit) and node.entries:
-            written = _constant_map(node)  # a map of constants, maps of them nested: made once
+            written = _constant_map(node, self.records)  # a map of constants, maps of them nested: made once
             if written is not None:
                 return self.made_once(written[0]), written[1]
         if isinstance(node, A.MapLit) and node.entries and \
@@ -164,14 +171,19 @@ class Expressions:
         if isinstance(node, A.MapLit) and node.entries:
             pairs = [(e(k), e(v)) for k, v in node.entries]
             kinds, values = {kt for (_, kt), _ in pairs}, {vt for _, (_, vt) in pairs}
+            text = "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}"
+            if kinds == {"str"} and len(values) > 1 and _mixed_lists(values):
+                return text, "dict:list:mixed"  # lists of different kinds (directions named, and steps)
             if kinds != {"str"} or len(values) != 1 or next(iter(values)) not in _SCALARS + ("list:str", "list:int"):
                 raise Unsupported("a map of mixed or unusual types")
-            return "{" + ", ".join(f"{k}: {v}" for (k, _), (v, _) in pairs) + "}", "dict:" + values.pop()
+            return text, "dict:" + values.pop()
         raise Unsupported(f"the expression {type(node).__name__}")
 
     def binary(self, node, e, env) -> tuple[str, str]:
         (l, lt), (r, rt) = e(node.left), e(node.right)
         op = node.op
+        if "mixed" in (lt, rt):  # only handed on, to a library function that takes any of them
+            raise Unsupported(f"'{op}' on a value of mixed kinds", node.span)
         if op == "**":  # never inline: the library refuses a huge exponent first
             if lt == rt == "int":
                 return f"_fz_pow({l}, {r})", "int"
@@ -199,6 +211,8 @@ class Expressions:
             return f"({l} {op} {self.walked(r)})", "bool"
         if op in ("in", "not in") and rt.startswith("set:") and lt in ("int", "str"):  # a set holds one type
             return f"({l} {op} {r})", "bool"
+        if op in ("in", "not in") and (lt, rt) == ("str?", "set:str"):  # none in a set is an error the loop reports
+            return f"(_fz_sure({l}) {op} {r})", "bool"
         if op in ("in", "not in") and lt == "str" and rt.startswith("dict:"):
             return f"({l} {op} {r})", "bool"
         raise Unsupported(f"'{op}' on {lt} and {rt}")
@@ -256,8 +270,8 @@ class Expressions:
                     (f"tuple({self.walked(x)}.values())", "list:" + t[5:])
         if f == "get" and len(args) == 3:
             (m, mt), (k, kt), (d, dt) = e(args[0]), e(args[1]), e(args[2])
-            if mt.startswith("dict:") and kt == "str" and dt == mt[5:]:
-                return f"{m}.get({k}, {d})", dt
+            if mt.startswith("dict:") and kt in ("str", "str?") and _unified(dt, mt[5:]) is not None:
+                return f"{m}.get({k}, {d})", _unified(dt, mt[5:])  # (none is no key: the default)
         if f == "sum" and len(args) == 1:
             summed = self.summed(args[0], env, depth)
             if summed is not None:
@@ -385,7 +399,8 @@ class Expressions:
             shape = tuple(repr(a.value) if isinstance(a, A.Const) else None for a in args)
             given = [e(a) for a in args if not isinstance(a, A.Const)]
             varying = [x for x, _ in given]
-            keys = [f"tuple({x})" if t.startswith("list:") else x for x, t in given]  # a step [dr, dc]
+            keys = [f"tuple({x})" if t.startswith("list:") else f"_fz_held({x})" if t == "mixed" else x
+                    for x, t in given]  # a step [dr, dc]; a direction's name or a step
             site = self.sites.setdefault((f, shape), ident("s", len(self.sites)))
             key = keys[0] if len(keys) == 1 else "(" + "".join(v + ", " for v in keys) + ")"
             given = iter(varying)
@@ -482,30 +497,43 @@ class Expressions:
         return found.pop()
 
 
-def _constant_map(node):
+def _constant_map(node, records: list):
     """(value, type) of a map literal whose keys are all texts or all ints and whose values
-    are constants of one type or such maps in turn (chess's `glyph[c]['N']`); None for any
-    other.  Its type is `dict:T` (text keys) or `idict:T` (int keys), read by indexing."""
+    are constants of one type, lists of them, or such maps in turn (chess's `glyph[c]['N']`);
+    None for any other.  Its type is `dict:T` (text keys) or `idict:T` (int keys), read by
+    indexing.  A map keyed by texts whose values differ in type is a record, `rec:N`: N is
+    its place in `records`, which holds each key's type, read by `m.key` (chess's
+    `castle_of[r].empty`)."""
     if not isinstance(node, A.MapLit) or not node.entries:
         return None
-    keys, values, types = [], [], set()
+    keys, values, types = [], [], []
     for k, v in node.entries:
         if not isinstance(k, A.Const) or type(k.value) not in (int, str):
             return None
         if isinstance(v, A.Const) and type(v.value) in (int, str, bool):
             value, t = v.value, type(v.value).__name__
+        elif isinstance(v, A.ListLit) and v.items and all(isinstance(x, A.Const) for x in v.items) and \
+                len({type(x.value) for x in v.items}) == 1 and type(v.items[0].value) in (int, str):
+            value, t = tuple(x.value for x in v.items), "list:" + type(v.items[0].value).__name__  # (chess's `sliding`)
         else:
-            inner = _constant_map(v)
+            inner = _constant_map(v, records)
             if inner is None:
                 return None
             value, t = inner
         keys.append(k.value)
         values.append(value)
-        types.add(t)
+        types.append(t)
     kinds = {type(k) for k in keys}
-    if len(kinds) != 1 or len(types) != 1 or len(set(keys)) != len(keys):
+    if len(kinds) != 1 or len(set(keys)) != len(keys):
         return None
-    return dict(zip(keys, values)), ("idict:" if kinds == {int} else "dict:") + types.pop()
+    if len(set(types)) == 1:
+        return dict(zip(keys, values)), ("idict:" if kinds == {int} else "dict:") + types[0]
+    if kinds != {str}:
+        return None
+    fields = dict(zip(keys, types))
+    if fields not in records:
+        records.append(fields)
+    return dict(zip(keys, values)), f"rec:{records.index(fields)}"
 
 
 def _option_type(default) -> str | None:
@@ -519,3 +547,12 @@ def _option_type(default) -> str | None:
         if kinds == {int} or kinds == {str}:
             return "list:" + kinds.pop().__name__
     return None
+
+
+def _mixed_lists(types: set) -> bool:
+    """Whether `types` are lists that share no one element type, each of plain values or of
+    lists of them: the map holding them is a map of lists of "mixed" elements, which are
+    only handed on (to a library function of the board, `step`)."""
+    if _unified(*types) is not None or not all(t.startswith("list:") for t in types):
+        return False
+    return all(t[5:] in _SCALARS or (t[5:].startswith("list:") and t[10:] in _SCALARS) for t in types)

@@ -168,3 +168,25 @@ def _nested(value, depth: int, only: frozenset) -> bool:
     if depth == 1:
         return only.issuperset(map(type, value))
     return all(_nested(x, depth - 1, only) for x in value)
+
+
+def _held(value):
+    """A value of a "mixed" list as a key: a list as a tuple, anything else as it is."""
+    return tuple(value) if type(value) is list else value
+
+
+def _no_none(m: dict) -> dict:
+    """`m`, a map of texts to texts or lists of them, where none of them is none; else the
+    tier stops and the loop, which may hold a none there, goes on."""
+    for k, v in m.items():
+        if k is None or v is None or (type(v) in (list, tuple) and None in v):
+            raise KernelStop()
+    return m
+
+
+def _sure(value):
+    """`value`, a text that may be none, where it is not none: the language refuses none
+    where only a text will do (`in` a set), so the tier stops there and the loop reports."""
+    if value is None:
+        raise KernelStop()
+    return value

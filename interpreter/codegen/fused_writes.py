@@ -151,13 +151,19 @@ class Writes:
             value, vt = self.expr(assign.value, env)
         assigned = f"{place} = V[{name!r}]" if place == ident("v", name) else place
         if index is None:
-            if _unified(vt, f"list:{elem}") != f"list:{elem}" or assign.op not in ("=", "+=") or elem.count("list:") > 1:
+            # texts that may be none (`cell` off the board) are checked as they are written:
+            # none stops the tier, and the loop reports the write
+            maybe_none = vt != f"list:{elem}" and vt.replace("str?", "str") == f"list:{elem}"
+            if (_unified(vt, f"list:{elem}") != f"list:{elem}" and not maybe_none) or assign.op not in ("=", "+=") \
+                    or elem.count("list:") > 1:
                 raise Unsupported(f"a {vt} written into '{name}'")
             if assign.op == "+=":  # `xs += [...]`: the list with the new elements after its own
                 value = f"[*{self.walked(place)}, *{self.walked(value)}]"
             made = "tuple([tuple(_e) for _e in _w])" if elem.startswith("list:") else f"tuple({value})"
             before = [f"_w = {value}"] if elem.startswith("list:") else []  # no `:=` in a comprehension's iterable
-            return [*lines, *before, f"_v = {made}", f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
+            checked = [f"if not _fz_nested(_v, {elem.count('list:') + 1}, _fz_only_str):", "    raise _KernelStop()"] \
+                if maybe_none else []
+            return [*lines, *before, f"_v = {made}", *checked, f"if len(_v) > {MAX_LIST}:", "    raise _KernelStop()",
                     *self.walk_lines("_v")[0],
                     f"{assigned} = _v"]
         key, kt = self.expr(index, env)

@@ -300,7 +300,7 @@ class ZonesAndEffects:
         lines, bound = [], {}
         for name, value in payload.items():
             text, t = self.expr(value, env)
-            if t not in ("int", "str", "bool", "item"):
+            if t not in ("int", "str", "bool", "item", "str?"):
                 raise Unsupported(f"an event's '{name}' that is a {t}")
             self.temps += 1
             local = ident("_e", name, self.temps)
