@@ -30,6 +30,7 @@ from meeple.dsl.functions import board_adjacency, hop_walk
 
 from ..runtime.context import Ctx
 from ..runtime import rng
+from ..runtime.moves import UnmadeMoves
 from ..runtime.flowgraph import (ASSIGN, BRANCH, CHANCE, CHECKPOINT, CODES, DECIDE, EXEC, LOOP_BIND, LOOP_STEP,
                          LOOP_TEST, RESPOND_START, SIM_START)
 from .kernel import STEP_LIMIT as _STEP_LIMIT
@@ -318,7 +319,8 @@ class _FusedWriter(Decisions, ConditionTriggers, EndRules, ZonesAndEffects, Idio
                        _fz_rows_back=rows_back, _fz_keyed_back=keyed_back,
                        _fz_sized=_sized, _fz_set_sized=_set_sized, _fz_memo=_remembered, _fz_remember=_remember,
                        _fz_memo_on_trial=_memo_on_trial, _fz_NOT_REMEMBERED=_NOT_REMEMBERED,
-                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk, _fz_nested=_nested, _fz_held=_held, _fz_no_none=_no_none, _fz_sure=_sure)
+                       _fz_board_adjacency=board_adjacency, _fz_hop_walk=hop_walk, _fz_nested=_nested, _fz_held=_held, _fz_no_none=_no_none, _fz_sure=_sure,
+                       _fz_Unmade=UnmadeMoves)
         self.ns.update(_KernelStop=KernelStop, _Ctx=Ctx, _ck=_checked_int, _range=_bounded_range, _fz_walk=_walked,
                        _first=_first, _last=_last, _short=_short, _index_by_key=_index_by_key, _memo_site=_memo_site, _stop=_stop, _MISSING=_MISSING)
         self.ns.update(_IDIOM_NAMES)

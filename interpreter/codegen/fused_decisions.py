@@ -88,14 +88,16 @@ class Decisions:
 
     def stop_listed(self, p, shape: "ListedShape", out: str, handed: bool = False) -> list[str]:
         """Where the move limit is reached: stop, and leave the moves just listed as the
-        state's legal moves (a step of Game.apply plays one move and stops at the next
-        decision, whose moves are then not listed twice).  `handed`: the listing itself is
+        state's legal moves, made into `Move`s when they are first asked for (a step of
+        Game.apply plays one move and stops at the next decision, whose moves are then not
+        listed twice; a new game's walk stops at the first decision, and a playout from
+        there never asks for them: runtime/moves.UnmadeMoves).  `handed`: the listing itself is
         kept too (`state._listing`), and the step that plays one of those moves starts
         from it instead of listing them again (decide: `_given`)."""
         self.temps += 1
         name = ident("_fzLISTED", self.temps, site=p.id)  # apart from the kernel's LISTED names
         shape.keep_in(self.ns, name)
-        return ["if played >= limit:", f"    state._moves = {name}.moves(p, {out})",
+        return ["if played >= limit:", f"    state._moves = _fz_Unmade({name}, p, {out})",
                 *([f"    state._listing = (p, {out})"] if handed else []), "    break"]
 
     @staticmethod

@@ -24,7 +24,8 @@ from .context import Ctx, RuleError
 from .draws import may_draw, mixed
 from .flowgraph import CHANCE as CHANCE_STEP, DECIDE
 from .knowledge import WHOLE, Namer, chosen_from_own_zones
-from .moves import CHANCE, CHANCE_STEP_ACTION, PASS, UNKNOWN, IllegalMove, Move, Rejection, canonical_text, move_text
+from .moves import (CHANCE, CHANCE_STEP_ACTION, PASS, UNKNOWN, IllegalMove, Move, Rejection, UnmadeMoves, canonical_text,
+                    move_text)
 from .outcome import Outcome, compute_outcome
 from .recording import Narrator
 from .state import State, to_plain
@@ -182,15 +183,23 @@ class Game(GameSetup, GameFlow, GamePlayouts):
     def legal_moves(self, state: State, player: int | None = None) -> tuple:
         moves = state._shown
         if moves is None:
-            if state._moves is None:
-                state._moves = self._all_moves(state)
-            moves = state._moves
+            moves = self._moves_at(state)
             if self.rules.may_hide:
                 moves = self._named_by_movers(state, moves)
             state._shown = moves
         if player is None:
             return moves
         return tuple(m for m in moves if m.player == player)
+
+    def _moves_at(self, state: State) -> tuple:
+        """The legal moves at `state` (its `_moves`): those the generated playout function
+        listed where it stopped, made into moves now (UnmadeMoves), else listed afresh."""
+        moves = state._moves
+        if moves is None:
+            moves = state._moves = self._all_moves(state)
+        elif type(moves) is UnmadeMoves:
+            moves = state._moves = moves.made()
+        return moves
 
     def _list_moves(self, state: State, walk: Ctx) -> tuple:
         """The legal moves, listed afresh while the flow walks on: their cost is charged to the

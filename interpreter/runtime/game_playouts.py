@@ -117,9 +117,7 @@ class GamePlayouts:
         if state.drawing is not None or self.rules.points[state.pc].code == CHANCE_STEP:  # chance to move
             move = draw_outcome(self.chance_outcomes(state), rng)
         else:
-            moves = state._moves
-            if moves is None:
-                moves = state._moves = self._all_moves(state)
+            moves = self._moves_at(state)
             if not moves:
                 return False
             move = moves[below(len(moves))] if policy is None else policy(self, state, moves, rng)

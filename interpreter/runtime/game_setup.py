@@ -64,7 +64,7 @@ class GameSetup:
         state = self._walk_to_first_decision(state)
         if state.rng == rng.seed_state(seed) and self.on_skip is None:
             self._first_state = state.copy()
-            self._first_state._moves = state._moves
+            self._first_state._moves = self._moves_at(state)  # made once, for every new game
         return state
 
     def _before_setup(self, seed: int) -> State:

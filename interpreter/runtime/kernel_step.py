@@ -86,6 +86,7 @@ def _playable(game, state):
     kernel = game._walk_kernel()
     if kernel is None or state.drawing is not None or state._moves is None:
         return None
+    game._moves_at(state)  # made, where the function left them unmade
     facts = game._step_facts
     if facts is None or facts[0] is not kernel:
         facts = game._step_facts = _facts(game, kernel)

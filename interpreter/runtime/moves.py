@@ -272,3 +272,18 @@ def cost_shortfall(ctx, place_fn, amount_fn):
     if floor is not None and arith("-", have, amount) < floor:
         return (have, amount)
     return None
+
+
+class UnmadeMoves:
+    """The legal moves a generated playout function listed where it stopped, kept as its
+    own listing until they are asked for (`made`): a new game's walk stops at the first
+    decision, and a playout from there never asks for them.  It stands in `State._moves`,
+    so a caller who changes a state and clears `_moves` clears it too."""
+
+    __slots__ = ("shape", "player", "listing")
+
+    def __init__(self, shape, player, listing):
+        self.shape, self.player, self.listing = shape, player, listing
+
+    def made(self) -> tuple:
+        return self.shape.moves(self.player, self.listing)

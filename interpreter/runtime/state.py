@@ -41,7 +41,7 @@ class State:
         self.log: tuple = ()
         self.move_count = 0
         self.drawing = None  # a draw_points.Drawing at a chance point inside a step
-        self._moves = None  # cache of legal moves; not part of the state's identity
+        self._moves = None  # cache of legal moves (or moves.UnmadeMoves); not part of the state's identity
         self._shown = None  # the same moves, named as their movers may name them
         self._where = None  # (zone contents, item id -> place): knowledge.locate
         self._settled = None  # what a step by the playout function left (kernel_step.py)
