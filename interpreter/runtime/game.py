@@ -25,7 +25,7 @@ from .draws import may_draw, mixed
 from .flowgraph import CHANCE as CHANCE_STEP, DECIDE
 from .knowledge import WHOLE, Namer, chosen_from_own_zones
 from .moves import (CHANCE, CHANCE_STEP_ACTION, PASS, UNKNOWN, IllegalMove, Move, Rejection, UnmadeMoves, canonical_text,
-                    move_text)
+                    move_text, place_of)
 from .outcome import Outcome, compute_outcome
 from .recording import Narrator
 from .state import State, to_plain
@@ -394,7 +394,7 @@ class Game(GameSetup, GameFlow, GamePlayouts):
         handle: whoever holds the whole state (a test, a replay) is the referee."""
         if isinstance(move, str):
             return self._play(state, self.parse_move(state, move, player, referee=True))
-        index = _place_of(self.legal_moves(state), move)
+        index = place_of(self.legal_moves(state), move)
         if index is None:
             raise IllegalMove(move_text(move), self.explain(state, move_text(move), move.player, referee=True))
         return self._play(state, move, index)
@@ -603,18 +603,4 @@ class Game(GameSetup, GameFlow, GamePlayouts):
         return determinize(self, seen, rng)
 
 
-def _place_of(moves: tuple, move) -> int | None:
-    """`moves.index(move)`, first by identity (a caller usually plays one of the listed
-    moves); None where it is not there."""
-    for i, m in enumerate(moves):
-        if m is move:
-            return i
-    try:
-        return moves.index(move)
-    except ValueError:
-        return None
-
-
 _UNKNOWN = object()
-
-

@@ -19,6 +19,7 @@ from operator import is_
 from time import perf_counter
 
 from .flowgraph import DECIDE
+from .moves import UnmadeMoves, place_of
 
 
 class _ListingDiffers(Exception):
@@ -86,7 +87,8 @@ def _playable(game, state):
     kernel = game._walk_kernel()
     if kernel is None or state.drawing is not None or state._moves is None:
         return None
-    game._moves_at(state)  # made, where the function left them unmade
+    if type(state._moves) is UnmadeMoves:  # made, where the function left them unmade
+        game._moves_at(state)
     facts = game._step_facts
     if facts is None or facts[0] is not kernel:
         facts = game._step_facts = _facts(game, kernel)
@@ -113,7 +115,7 @@ def kernel_step(game, state, move, index=None):
     _, run, decisions, module = facts
     moves = state._moves
     if index is None:
-        index = _index_of(moves, move)
+        index = place_of(moves, move)
         if index is None:
             return None
     count = len(moves)
@@ -164,13 +166,3 @@ def _still_settled(state) -> bool:
         return False
     now = _contents(state)
     return len(now) == len(kept) and all(map(is_, now, kept))
-
-
-def _index_of(moves: tuple, move):
-    for i, m in enumerate(moves):
-        if m is move:
-            return i
-    try:
-        return moves.index(move)
-    except ValueError:
-        return None

@@ -287,3 +287,15 @@ class UnmadeMoves:
 
     def made(self) -> tuple:
         return self.shape.moves(self.player, self.listing)
+
+
+def place_of(moves: tuple, move) -> int | None:
+    """`moves.index(move)`, first by identity (a caller usually plays one of the listed
+    moves); None where it is not there."""
+    for i, m in enumerate(moves):
+        if m is move:
+            return i
+    try:
+        return moves.index(move)
+    except ValueError:
+        return None
